@@ -1,0 +1,1 @@
+# bench: owned by its part; see top Makefile.am

@@ -1,0 +1,1 @@
+# demo: owned by its part; see top Makefile.am

@@ -1,0 +1,78 @@
+/*
+ * avrm_av.h - address vectors: one table of 8-byte entries per process group.
+ *
+ * Thread safety: writers (create/set/destroy) serialized by the caller, see
+ * avrm_ctx.h. avrm_av_addr/avrm_av_is_local are read-only and lock-free.
+ *
+ * Costs: create O(1) (computed) or O(size) zero-fill (stored); set O(1);
+ * addr O(1), 2-3 instructions; is_local O(1) except LOCAL_LIST: O(log ppn).
+ */
+#ifndef AVRM_AV_H
+#define AVRM_AV_H
+
+#include "avrm_ctx.h"
+
+typedef struct avrm_av_params {
+    uint32_t    size;        /* peers in the group, 1..AVRM_MAX_WORLD */
+    avrm_pgid_t pgid;        /* 0 = world; must be a free slot */
+    uint8_t     nextra;      /* extra addresses per peer (NICs/VCIs); 0 = none */
+    uint8_t     computed;    /* request computed mode (honoured only if
+                              * ctx->params.computed_av, else stored) */
+    avrm_locality_t local;   /* computed mode: members of my node; a LIST is
+                              * copied. Ignored in stored mode. */
+} avrm_av_params_t;
+
+/* Create the AV of group params->pgid. Stored entries start as 0 (address 0,
+ * remote) and are filled with avrm_av_set. Errors: NOMEM, ARG (size 0, slot
+ * taken), LIMIT (size > AVRM_MAX_WORLD). On success *out is set. */
+avrm_status_t avrm_av_create(avrm_ctx_t *ctx, const avrm_av_params_t *params, avrm_av_t **out);
+
+/* Fill one stored entry. addr must fit 63 bits (AVRM_ERR_ARG otherwise);
+ * lpid must be < size. In computed mode only the side table is written and
+ * addr must equal lpid (else ARG: the caller must fall back to stored). */
+avrm_status_t avrm_av_set(avrm_av_t *av, avrm_lpid_t lpid, uint64_t addr, int is_local,
+                          const uint64_t *extra /* nextra words or NULL */);
+
+/* Turn a computed AV into a stored one (irregular addresses found after
+ * creation). O(size). */
+avrm_status_t avrm_av_make_stored(avrm_ctx_t *ctx, avrm_av_t *av);
+
+void avrm_av_destroy(avrm_ctx_t *ctx, avrm_pgid_t pgid);
+
+static inline int avrm_locality_has(const avrm_locality_t *loc, avrm_lpid_t lpid)
+{
+    switch (loc->kind) {
+    case AVRM_LOCAL_RANGE:  return lpid - loc->first < loc->count;
+    case AVRM_LOCAL_CYCLIC: return lpid % loc->nnodes == loc->node;
+    case AVRM_LOCAL_LIST: {
+        uint32_t lo = 0, hi = loc->count;
+        while (lo < hi) {
+            uint32_t mid = (lo + hi) / 2;
+            if (loc->list[mid] < lpid) lo = mid + 1; else hi = mid;
+        }
+        return lo < loc->count && loc->list[lo] == lpid;
+    }
+    case AVRM_LOCAL_NONE: break;
+    }
+    return 0;
+}
+
+/* Address word of lpid (no range check: the caller validated the rank). */
+static inline uint64_t avrm_av_addr(const avrm_av_t *av, avrm_lpid_t lpid)
+{
+    return av->entries ? avrm_ave_addr(av->entries[lpid]) : (uint64_t) lpid;
+}
+
+static inline int avrm_av_is_local(const avrm_av_t *av, avrm_lpid_t lpid)
+{
+    return av->entries ? (av->entries[lpid] & AVRM_AVE_LOCAL) != 0
+                       : avrm_locality_has(&av->local, lpid);
+}
+
+/* Extra address i (< nextra) of lpid. */
+static inline uint64_t avrm_av_extra(const avrm_av_t *av, avrm_lpid_t lpid, unsigned i)
+{
+    return av->side[(size_t) lpid * av->nextra + i];
+}
+
+#endif /* AVRM_AV_H */

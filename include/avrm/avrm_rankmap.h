@@ -1,0 +1,59 @@
+/*
+ * avrm_rankmap.h - building and releasing rank maps (slow path).
+ *
+ * A child map is built from its parent map(s) and the indirect mapping
+ * array (child rank -> parent rank), following Table II of the AV-Rankmap
+ * paper, then rescanned so that an irregular result that is in fact regular
+ * becomes regular again. Never a wrong map: when no pattern is proven for
+ * every rank, the result is a table.
+ *
+ * Thread safety: all calls here are writers: serialize them (avrm_ctx.h).
+ *
+ * Costs: build O(n) time for n child ranks; scratch is O(1) unless the
+ * result is a table (then the table itself, plus O(n) for mlut->mseg). Dup
+ * O(1). Release O(1) (O(table) when the last reference goes).
+ */
+#ifndef AVRM_RANKMAP_H
+#define AVRM_RANKMAP_H
+
+#include "avrm_lookup.h"
+
+/* Map of a whole group: DIRECT over AV pgid (which must exist). */
+avrm_status_t avrm_map_init_group(avrm_ctx_t *ctx, avrm_pgid_t pgid, avrm_rankmap_t *out);
+
+/* Child of one parent: child rank i is parent rank mapping[i]. n >= 1; every
+ * mapping[i] in [0, parent->size) (AVRM_ERR_ARG otherwise; duplicates are
+ * allowed, as in an MPI group with repeated ranks they are not, but the map
+ * stays correct). */
+avrm_status_t avrm_map_build(avrm_ctx_t *ctx, const avrm_rankmap_t *parent,
+                             const int32_t *mapping, uint32_t n, avrm_rankmap_t *out);
+
+/* Child of several parents (intercomm merge, group union, comm_create_group
+ * across groups): child rank i is rank src[i].rank of parents[src[i].parent]. */
+typedef struct avrm_src {
+    uint32_t parent;
+    int32_t  rank;
+} avrm_src_t;
+avrm_status_t avrm_map_build_multi(avrm_ctx_t *ctx, const avrm_rankmap_t *const *parents,
+                                   uint32_t nparents, const avrm_src_t *src, uint32_t n,
+                                   avrm_rankmap_t *out);
+
+/* Map from explicit gpids (connect/accept, spawn: remote groups known by
+ * their gpids only). Detects patterns like every build. */
+avrm_status_t avrm_map_build_gpids(avrm_ctx_t *ctx, const avrm_gpid_t *gpids, uint32_t n,
+                                   avrm_rankmap_t *out);
+
+/* Same map, shared table (MPI_Comm_dup). O(1), never fails. */
+void avrm_map_dup(avrm_ctx_t *ctx, const avrm_rankmap_t *in, avrm_rankmap_t *out);
+
+/* Drop a map; frees its table when the last reference goes. Leaves *m as
+ * an empty DIRECT map of size 0. */
+void avrm_map_release(avrm_ctx_t *ctx, avrm_rankmap_t *m);
+
+/* Bytes of table memory this map references (0 for regular modes), and
+ * whether that table is shared with another map. */
+size_t avrm_map_table_bytes(const avrm_rankmap_t *m, int *shared);
+
+const char *avrm_mode_name(avrm_mode_t mode);
+
+#endif /* AVRM_RANKMAP_H */

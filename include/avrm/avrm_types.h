@@ -1,0 +1,187 @@
+/*
+ * avrm_types.h - types of the AV-Rankmap core (libavrm): address-vector
+ * entries, rank maps, build parameters, status codes, accounting.
+ *
+ * Glossary (same as MPICH CH4's ch4_proc.h):
+ *   pgid  process group id: 0 is the world, later groups come from
+ *         spawn/connect. Each group has one address vector (AV).
+ *   lpid  index of a peer inside its group's AV.
+ *   gpid  (pgid, lpid) pair: names one process of the job.
+ *   rank  a rank in a communicator (or group); a rank map turns it into
+ *         a gpid and the peer's address word.
+ *
+ * Thread safety: types only. See avrm_av.h / avrm_rankmap.h for the rules of
+ * the operations on them.
+ *
+ * This header and everything in include/avrm/ is plain C11 and includes no
+ * MPI or libfabric header.
+ */
+#ifndef AVRM_TYPES_H
+#define AVRM_TYPES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint32_t avrm_lpid_t;
+typedef uint16_t avrm_pgid_t;
+
+/* Largest world the core supports: lpids are 24-bit clean so that an mlut
+ * entry could pack (pgid, lpid) in 4 bytes later; 16M processes. */
+#define AVRM_MAX_WORLD   (UINT32_C(1) << 24)
+#define AVRM_MAX_PGS     65535u
+#define AVRM_MAX_GRID_DIMS 4
+
+/* Status codes: 0 is success; every failing call leaves its outputs untouched. */
+typedef enum avrm_status {
+    AVRM_OK = 0,
+    AVRM_ERR_NOMEM,     /* an allocation failed; nothing was changed */
+    AVRM_ERR_ARG,       /* bad argument: rank out of range, size 0, ... */
+    AVRM_ERR_LIMIT      /* beyond a documented limit (world > 16M, > 65535 groups) */
+} avrm_status_t;
+
+/*
+ * Address-vector entry: one 64-bit word per peer.
+ *   bit  0      AVRM_AVE_LOCAL: peer is on this node (shared-memory transport)
+ *   bits 1..63  network address word (libfabric fi_addr_t uses 63 bits)
+ * Decoding the address is one shift; process-group ids never sit in the entry.
+ */
+typedef uint64_t avrm_ave_t;
+#define AVRM_AVE_LOCAL     UINT64_C(1)
+#define AVRM_AVE_MAX_ADDR  (UINT64_MAX >> 1)
+static inline avrm_ave_t avrm_ave_make(uint64_t addr, int is_local)
+{
+    return addr << 1 | (is_local ? AVRM_AVE_LOCAL : 0);
+}
+static inline uint64_t avrm_ave_addr(avrm_ave_t e) { return e >> 1; }
+
+typedef struct avrm_gpid {
+    avrm_lpid_t lpid;
+    avrm_pgid_t pgid;
+    uint16_t    reserved;   /* zero */
+} avrm_gpid_t;
+
+/* Locality of a computed AV: the members of *this* process's node, which is
+ * all that is_local() needs. O(1) bytes for regular layouts. */
+typedef enum avrm_locality_kind {
+    AVRM_LOCAL_NONE = 0,     /* no peer is local (or locality unknown: all remote) */
+    AVRM_LOCAL_RANGE,        /* lpid in [first, first + count)           (block layout) */
+    AVRM_LOCAL_CYCLIC,       /* lpid % nnodes == node, lpid < size       (round-robin)  */
+    AVRM_LOCAL_LIST          /* lpid in list[0..count) sorted ascending  (irregular)    */
+} avrm_locality_kind_t;
+
+typedef struct avrm_locality {
+    avrm_locality_kind_t kind;
+    uint32_t first;          /* RANGE */
+    uint32_t count;          /* RANGE, LIST */
+    uint32_t nnodes, node;   /* CYCLIC */
+    uint32_t *list;          /* LIST: owned by the AV */
+} avrm_locality_t;
+
+/*
+ * One address vector (one per process group). Layout invariant: once created
+ * an AV's entry array never moves or changes size, so rank maps may cache a
+ * pointer to it.
+ *   stored mode:   entries[lpid] holds address | LOCAL bit (8 B/peer)
+ *   computed mode: entries == NULL, address == lpid (libfabric FI_AV_TABLE
+ *                  filled in lpid order), locality from `local`.
+ *                  Only allowed for an AV whose addresses are exactly 0..size-1.
+ *   side table:    nextra extra address words per peer (more NICs/VCIs),
+ *                  side[lpid * nextra + i]; NULL and free when nextra == 0.
+ */
+typedef struct avrm_av {
+    avrm_ave_t     *entries;
+    uint64_t       *side;
+    avrm_locality_t local;
+    uint32_t        size;
+    avrm_pgid_t     pgid;
+    uint8_t         nextra;
+    uint8_t         computed;
+} avrm_av_t;
+
+/* Rank-map modes. DIRECT and OFFSET come first: avrm_map_locate() tests
+ * `mode <= AVRM_MODE_OFFSET` before its switch (the paper's hybrid form). */
+typedef enum avrm_mode {
+    AVRM_MODE_DIRECT = 0,  /* lpid = r       (stored as OFFSET 0: same fast path) */
+    AVRM_MODE_OFFSET,      /* lpid = offset + r                                 */
+    AVRM_MODE_STRIDE,      /* lpid = offset + r * stride       (stride may be < 0) */
+    AVRM_MODE_BLOCK,       /* lpid = offset + (r / bs) * stride + r % bs        */
+    AVRM_MODE_EXCEPT,      /* a STRIDE map with up to 2 exception ranks          */
+    AVRM_MODE_GRID,        /* sub-block of a <=4-d virtual grid of the world     */
+    AVRM_MODE_LUT,         /* lpid = lut32[r]  (refcounted table, maybe a slice) */
+    AVRM_MODE_LUT16,       /* lpid = lut16[r]  (all lpids < 65536)               */
+    AVRM_MODE_MLUT,        /* gpid = gpids[r]  (8 B/rank, several groups)        */
+    AVRM_MODE_MSEG,        /* several groups in runs: segments + optional lut32  */
+    AVRM_MODE_COUNT
+} avrm_mode_t;
+
+struct avrm_table;   /* refcounted shared array (lut/lut16/mlut/mseg): avrm_table.h */
+struct avrm_ctx;     /* per-process state: AVs, params, accounting, sharing index */
+
+/* A run of ranks of one process group inside an MSEG map.
+ * Ranks [first, next segment's first) belong to pgid; their lpid is
+ * lpid_base + (r - first) when lut == NULL in the map, else lut[r]. */
+typedef struct avrm_seg {
+    uint32_t    first;
+    uint32_t    lpid_base;
+    avrm_pgid_t pgid;
+    uint16_t    reserved;
+} avrm_seg_t;
+
+/*
+ * The rank map: lives inline in the communicator. 48 bytes.
+ * Single-group modes cache `ents`, the entry array of AV `pgid` (NULL when
+ * that AV is computed), so the hot path never touches the AV struct.
+ */
+typedef struct avrm_rankmap {
+    uint8_t   mode;          /* avrm_mode_t */
+    uint8_t   ndims;         /* GRID: dimensions; EXCEPT: number of exceptions */
+    avrm_pgid_t pgid;        /* single-group modes */
+    uint32_t  size;          /* ranks */
+    const avrm_ave_t *ents;  /* single-group modes: AV(pgid)->entries */
+    union {
+        struct { int32_t offset, stride; uint32_t bs; } reg;      /* OFFSET/STRIDE/BLOCK */
+        struct { int32_t offset, stride; uint32_t ex_rank[2]; avrm_lpid_t ex_lpid[2]; } exc;
+        struct { avrm_lpid_t base; uint16_t ext[AVRM_MAX_GRID_DIMS];
+                 uint32_t wstride[AVRM_MAX_GRID_DIMS]; } grid;    /* row-major, last dim fastest */
+        /* LUT/LUT16/MLUT: v points at entry 0 of this map (maybe inside a
+         * parent's table: a slice); tbl owns the memory (one reference). */
+        struct { const void *v; struct avrm_table *tbl; } lut;
+        /* MSEG: nsegs segments sorted by first (segs[0].first == 0); lut is
+         * NULL when every segment is an offset run. Both live in tbl. */
+        struct { const avrm_seg_t *segs; const avrm_lpid_t *lut; struct avrm_table *tbl;
+                 uint32_t nsegs; } mseg;
+    } u;
+} avrm_rankmap_t;
+
+/* Build parameters (the library never reads the environment; the MPICH glue
+ * fills this from MPIR_CVAR_* values). Zeroed struct = paper modes only. */
+typedef struct avrm_params {
+    uint8_t enable_patterns;   /* detect offset/stride/block; 0 forces tables */
+    uint8_t enable_except;     /* EXCEPT mode */
+    uint8_t enable_grid;       /* GRID mode */
+    uint8_t enable_lut16;      /* LUT16 when every lpid < 65536 */
+    uint8_t enable_mseg;       /* MSEG when smaller than MLUT */
+    uint8_t share_by_content;  /* identical tables shared across maps */
+    uint8_t computed_av;       /* world AV in computed mode when possible */
+    uint8_t reserved;
+} avrm_params_t;
+
+/* Memory accounting, bytes by category; queryable at any time. */
+typedef struct avrm_stats {
+    size_t av_entry_bytes;      /* 8 B/peer of stored AVs */
+    size_t av_side_bytes;       /* extra NIC/VCI addresses */
+    size_t av_meta_bytes;       /* AV structs + locality lists */
+    size_t map_bytes;           /* live rank-map structs (inline in comms) */
+    size_t table_bytes;         /* unique tables (lut/lut16/mlut/mseg) allocated */
+    size_t table_shared_bytes;  /* bytes that sharing (dup, slice, content) avoided */
+    size_t index_bytes;         /* content-sharing index */
+    size_t nmaps[AVRM_MODE_COUNT];
+    size_t ntables;
+} avrm_stats_t;
+
+_Static_assert(sizeof(avrm_ave_t) == 8, "AV entry is one word");
+_Static_assert(sizeof(avrm_gpid_t) == 8, "mlut entry is 8 bytes");
+_Static_assert(sizeof(avrm_seg_t) == 12, "mseg segment is 12 bytes");
+_Static_assert(sizeof(avrm_rankmap_t) <= 48, "rank map fits 48 bytes inline in a comm");
+
+#endif /* AVRM_TYPES_H */

@@ -1,0 +1,63 @@
+#!/bin/sh
+# Build MPICH 4.0.2 out of tree and install it into a prefix.
+#   build-mpich.sh patched|stock BUILDDIR
+# patched: extract, apply patches/mpich/series (+ our files), regenerate CVARs,
+#          link our core library (libavrm, PIC archive) into libmpi.
+# stock:   the same tarball and configure options, no patches.
+# Stamps make reruns cheap; a changed patch series or core library rebuilds.
+set -eu
+flavor=$1; top=$(cd "$(dirname "$0")/.." && pwd); bdir=$(mkdir -p "$2" && cd "$2" && pwd)
+log() { echo "build-mpich[$flavor]: $*" >&2; }
+tarball=$("$top/maint/fetch-mpich.sh")
+src=$bdir/mpich-$flavor-src obj=$bdir/mpich-$flavor-obj prefix=$bdir/mpich-$flavor
+jobs=${JOBS:-$(nproc)}
+if [ "$flavor" = patched ]; then
+    : "${AVRM_CORE_LIB:?set AVRM_CORE_LIB to our libavrm_pic.a (make mpich does)}"
+    [ -f "$AVRM_CORE_LIB" ] || { log "missing $AVRM_CORE_LIB"; exit 1; }
+fi
+
+# what decides whether we must rebuild from scratch: tarball + series content
+key=$( { echo "$tarball"; echo "$flavor"; [ "$flavor" = stock ] || cat "$top"/patches/mpich/series "$top"/patches/mpich/*.patch; } | sha256sum | cut -c1-16)
+if [ ! -f "$src/.avrm-key" ] || [ "$(cat "$src/.avrm-key")" != "$key" ]; then
+    log "extracting $tarball"
+    rm -rf "$src" "$obj"; mkdir -p "$src"
+    if [ -d "$tarball" ]; then cp -a "$tarball/." "$src/"
+    else tar -xf "$tarball" -C "$src" --strip-components=1; fi
+    echo "$key" > "$src/.avrm-key"
+fi
+if [ "$flavor" = patched ]; then
+    "$top/maint/apply-patches.sh" "$src"     # idempotent; copies changed files of ours
+    # libavrm is not a make dependency of libmpi: relink when it is newer
+    if [ -f "$obj/lib/libmpi.la" ] && [ "$AVRM_CORE_LIB" -nt "$obj/lib/libmpi.la" ]; then
+        rm -f "$obj/lib/libmpi.la"
+    fi
+fi
+
+if command -v ccache >/dev/null 2>&1; then
+    CC="ccache gcc"; export CCACHE_BASEDIR=$bdir CCACHE_NOHASHDIR=1
+    # Share objects between stock and patched: paths differ only below $bdir
+else CC=gcc; fi
+
+extra=""
+if [ "$flavor" = patched ]; then
+    # our core library enters libmpi through MPICH's own library-only variables
+    # (not through the wrappers): see README, "How our code enters MPICH"
+    extra="MPICHLIB_CPPFLAGS=-I$top/include MPICHLIB_LIBS=$AVRM_CORE_LIB"
+fi
+# Options are one list for both flavors (side-by-side fairness).
+opts="--prefix=$prefix --with-device=ch4:ofi --with-libfabric=/usr --with-hwloc=/usr
+      --disable-fortran --disable-cxx --with-datatype-engine=${AVRM_DATATYPE_ENGINE:-dataloop}
+      --enable-romio --disable-doc --enable-g=none --enable-fast=O2
+      ${AVRM_MPICH_CONFIGURE_EXTRA:-}"
+opts=$(echo $opts)   # one line for eval
+if [ ! -f "$obj/config.status" ]; then
+    mkdir -p "$obj"; log "configure"
+    t0=$(date +%s)
+    (cd "$obj" && eval "\"$src/configure\" $opts CC=\"$CC\" $extra" > configure.log 2>&1) ||
+        { tail -30 "$obj/configure.log" >&2; log "configure failed: $obj/configure.log"; exit 1; }
+    log "configure took $(( $(date +%s) - t0 ))s"
+fi
+t0=$(date +%s)
+(cd "$obj" && make -j"$jobs" > make.log 2>&1 && make install > install.log 2>&1) ||
+    { grep -m5 -B2 -A5 'error' "$obj/make.log" >&2 || tail -30 "$obj/make.log" >&2; log "build failed: $obj/make.log"; exit 1; }
+log "make+install took $(( $(date +%s) - t0 ))s -> $prefix"

@@ -1,0 +1,20 @@
+#!/bin/sh
+# Install every Debian package the project needs (build, tests, benchmarks).
+# Idempotent; run as root on a fresh Debian bookworm machine.
+set -eu
+PKGS="build-essential autoconf automake libtool pkg-config ccache xz-utils dpkg-dev
+      libfabric-dev libhwloc-dev libpmix-dev
+      valgrind gnuplot-nox clang llvm libclang-rt-14-dev
+      netpipe-mpich2 scalapack-mpi-test libscalapack-mpich2.2 scalapack-test-common libmpich12
+      openmpi-bin libopenmpi-dev python3"
+missing=""
+for p in $PKGS; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
+done
+[ -z "$missing" ] && { echo "install-deps: all packages present"; exit 0; }
+if [ "$(id -u)" != 0 ]; then
+    echo "install-deps: missing packages:$missing (run as root)" >&2; exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q
+apt-get install -y -q --no-install-recommends $missing

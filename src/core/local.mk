@@ -1,0 +1,1 @@
+# src/core: owned by its part; see top Makefile.am

@@ -1,0 +1,1 @@
+# test/mpi: owned by its part; see top Makefile.am

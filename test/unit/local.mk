@@ -1,0 +1,1 @@
+# test/unit: owned by its part; see top Makefile.am
