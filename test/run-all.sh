@@ -1,0 +1,43 @@
+#!/bin/sh
+# Run every test phase and print one closing line "N passed, N failed".
+#   run-all.sh BUILDDIR MPICH_PREFIX
+# Phases (each prints its own "N passed, N failed" last line, which is summed):
+#   unit    core library unit tests (+ sanitizers, + short fuzz with clang)
+#   mpi     our MPI tests (test/mpi), several sizes, shm/netmod/emulated nodes
+#   mpich   MPICH's own test suite from the same tarball (subset, xfail list)
+#   dropin  Debian's MPICH-linked binaries on our libmpi
+# AVRM_TEST_PHASES="unit mpi" selects phases. A phase that crashes without its
+# closing line counts as one failure.
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+bdir=$1 prefix=$2
+out=$bdir/test-out; mkdir -p "$out"
+src=$bdir/mpich-build/mpich-patched-src
+phases=${AVRM_TEST_PHASES:-unit mpi mpich dropin}
+tp=0 tf=0 summary=""
+for ph in $phases; do
+    t0=$(date +%s)
+    case $ph in
+        unit)   cmd="$top/test/unit/run.sh $bdir" ;;
+        mpi)    cmd="$top/test/mpi/runtests.sh $prefix $out/mpi" ;;
+        mpich)  cmd="$top/test/mpich-suite/run.sh $prefix $src $out/mpich-suite" ;;
+        dropin) cmd="$top/test/dropin/run.sh $prefix" ;;
+        *) echo "run-all: unknown phase $ph" >&2; tf=$((tf + 1)); continue ;;
+    esac
+    echo "=== phase $ph: $cmd"
+    $cmd 2>&1 | tee "$out/$ph.log"
+    line=$(grep -E '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed' "$out/$ph.log" | tail -1)
+    dt=$(( $(date +%s) - t0 ))
+    if [ -z "$line" ]; then
+        p=0 f=1; line="no closing line (crashed?)"
+    else
+        p=$(echo "$line" | sed -E 's/^([A-Za-z]+: )?([0-9]+) passed.*/\2/')
+        f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    fi
+    tp=$((tp + p)) tf=$((tf + f))
+    summary="$summary
+  $ph: $p passed, $f failed, ${dt}s"
+done
+echo "=== summary (per phase, with time):$summary"
+echo "$tp passed, $tf failed"
+[ "$tf" -eq 0 ]
