@@ -1,1 +1,18 @@
-# bench: owned by its part; see top Makefile.am
+# bench: simulator, MODELs of other MPIs, memory/lookup/build benchmarks.
+# `make bench-core` runs bench/run-core.sh quick (CSV/JSON/PNG in bench/out/).
+noinst_PROGRAMS += bench/bench-memory bench/bench-lookup bench/bench-build
+bench_bench_memory_SOURCES = bench/sim/memory.c bench/sim/sim.c bench/sim/sim.h \
+	bench/sim/backend_avrm.c bench/sim/backend_avrm.h \
+	bench/models/models.c bench/models/models.h
+bench_bench_memory_LDADD = libavrm.a
+bench_bench_lookup_SOURCES = bench/lookup/lookup.c bench/common/maps.c bench/common/maps.h
+bench_bench_lookup_LDADD = libavrm.a
+bench_bench_build_SOURCES = bench/build/buildtime.c bench/common/maps.c bench/common/maps.h
+bench_bench_build_LDADD = libavrm.a
+EXTRA_DIST += bench/run-core.sh bench/tools/report.py bench/README.md
+
+.PHONY: bench-core bench-core-full
+bench-core: bench/bench-memory bench/bench-lookup bench/bench-build
+	$(top_srcdir)/bench/run-core.sh quick $(abs_top_builddir)
+bench-core-full: bench/bench-memory bench/bench-lookup bench/bench-build
+	$(top_srcdir)/bench/run-core.sh full $(abs_top_builddir)

@@ -1,0 +1,152 @@
+/* backend_avrm.c - the simulator's back end for our libavrm. */
+#include "backend_avrm.h"
+#include <stdlib.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct ost {
+    avrm_ctx_t *ctx;
+    int computed;
+    char name[48];
+} ost_t;
+
+static int av_create(sim_backend_t *b, const sim_t *sm, uint16_t pgid, uint32_t size)
+{
+    ost_t *s = b->st;
+    avrm_av_params_t ap;
+    memset(&ap, 0, sizeof ap);
+    ap.size = size;
+    ap.pgid = pgid;
+    uint32_t first = sm->me / sm->P * sm->P;
+    if (pgid == 0 && s->computed) {
+        ap.computed = 1;
+        ap.local.kind = AVRM_LOCAL_RANGE;
+        ap.local.first = first;
+        ap.local.count = first + sm->P <= size ? sm->P : size - first;
+    }
+    avrm_av_t *av;
+    avrm_status_t st = avrm_av_create(s->ctx, &ap, &av);
+    if (st != AVRM_OK) { fprintf(stderr, "avrm_av_create: %d\n", st); return -1; }
+    if (av->entries) {
+        /* synthetic FI_AV_TABLE addresses: world first, then later groups */
+        uint64_t base = pgid == 0 ? 0 : sm->gsize[0];
+        for (uint32_t l = 0; l < size; l++) {
+            int loc = pgid == 0 && l - first < sm->P;
+            if (avrm_av_set(av, l, base + l, loc, NULL) != AVRM_OK) return -1;
+        }
+    }
+    return 0;
+}
+
+static void *map(sim_backend_t *b, const sim_ev_t *ev)
+{
+    ost_t *s = b->st;
+    avrm_rankmap_t *m = malloc(sizeof *m);
+    if (!m) return NULL;
+    avrm_status_t st = AVRM_OK;
+    switch (ev->kind) {
+    case SIM_EV_GROUP:
+        st = avrm_map_init_group(s->ctx, ev->pgid, m);
+        break;
+    case SIM_EV_DUP:
+        avrm_map_dup(s->ctx, ev->parents[0], m);
+        break;
+    case SIM_EV_BUILD:
+        st = avrm_map_build(s->ctx, ev->parents[0], ev->mapping, ev->n, m);
+        break;
+    case SIM_EV_MULTI: {
+        _Static_assert(sizeof(sim_src_t) == sizeof(avrm_src_t), "same layout");
+        const avrm_rankmap_t *par[4];
+        for (uint32_t i = 0; i < ev->nparents; i++) par[i] = ev->parents[i];
+        st = avrm_map_build_multi(s->ctx, par, ev->nparents, (const avrm_src_t *) ev->src, ev->n, m);
+        break;
+    }
+    case SIM_EV_GPIDS: {
+        avrm_gpid_t *g = malloc((size_t) ev->n * sizeof *g);
+        if (!g) { free(m); return NULL; }
+        for (uint32_t i = 0; i < ev->n; i++) {
+            g[i].lpid = SIM_LPID(ev->gp[i]);
+            g[i].pgid = (avrm_pgid_t) SIM_PGID(ev->gp[i]);
+            g[i].reserved = 0;
+        }
+        st = avrm_map_build_gpids(s->ctx, g, ev->n, m);
+        free(g);
+        break;
+    }
+    }
+    if (st != AVRM_OK) { free(m); return NULL; }
+    return m;
+}
+
+static void release(sim_backend_t *b, void *h)
+{
+    ost_t *s = b->st;
+    avrm_map_release(s->ctx, h);
+    free(h);
+}
+
+static void add_grid(sim_backend_t *b, int nd, const uint32_t *dims)
+{
+    ost_t *s = b->st;
+    if (s->ctx->params.enable_grid) avrm_ctx_add_grid(s->ctx, (uint8_t) nd, dims);
+}
+
+static void report(sim_backend_t *b, sim_mem_t *o)
+{
+    ost_t *s = b->st;
+    avrm_stats_t st;
+    avrm_ctx_stats(s->ctx, &st);
+    memset(o, 0, sizeof *o);
+    o->av_entries = (double) st.av_entry_bytes;
+    o->side = (double) st.av_side_bytes;
+    o->meta = (double) st.av_meta_bytes + (double) st.index_bytes;
+    o->maps = (double) st.map_bytes;
+    o->tables = (double) st.table_bytes;
+    o->shared_avoided = (double) st.table_shared_bytes;
+    o->total = o->av_entries + o->side + o->meta + o->maps + o->tables;
+}
+
+static void destroy(sim_backend_t *b)
+{
+    ost_t *s = b->st;
+    avrm_ctx_destroy(s->ctx);
+    free(s);
+    free(b);
+}
+
+void avrm_bench_mode_counts(sim_backend_t *b, size_t counts[AVRM_MODE_COUNT])
+{
+    ost_t *s = b->st;
+    avrm_stats_t st;
+    avrm_ctx_stats(s->ctx, &st);
+    memcpy(counts, st.nmaps, sizeof st.nmaps);
+}
+
+sim_backend_t *avrm_backend_new(int variant)
+{
+    sim_backend_t *b = calloc(1, sizeof *b);
+    ost_t *s = calloc(1, sizeof *s);
+    if (!b || !s) return NULL;
+    avrm_params_t p = avrm_params_default();
+    const char *nm = "ours-stored";
+    if (variant == OURS_COMPUTED) { p.computed_av = 1; nm = "ours-computed"; }
+    if (variant == OURS_PAPER) {
+        p.enable_except = p.enable_grid = p.enable_lut16 = p.enable_mseg = 0;
+        p.share_by_content = 0;
+        p.computed_av = 0;
+        nm = "ours-paper-modes";
+    }
+    if (avrm_ctx_create(&p, &s->ctx) != AVRM_OK) { free(b); free(s); return NULL; }
+    s->computed = variant == OURS_COMPUTED;
+    snprintf(s->name, sizeof s->name, "%s", nm);
+    b->name = s->name;
+    b->label = "OURS";
+    b->st = s;
+    b->av_create = av_create;
+    b->map = map;
+    b->release = release;
+    b->add_grid = add_grid;
+    b->report = report;
+    b->destroy = destroy;
+    return b;
+}

@@ -1,0 +1,306 @@
+/*
+ * memory.c - bench-memory: per-process memory of address vectors and rank
+ * maps for the paper's scenarios (Figs 9-14) and application-shaped ones,
+ * ours (libavrm: stored AV, computed AV, paper modes only) against the
+ * MODELs of MPICH 3.2 VC/VCRT, MPICH 4.0.2 CH4 and MPICH main.
+ *
+ * usage: bench-memory [-n N[,N...]] [-s scen[,scen...]] [-p ppn] [-o out.csv] [-a] [-m models-only]
+ * Scenario names: split10 split100 dup10 dup100 isplit10 isplit100 idup10
+ * idup100 reorder10 reorder100 spawn10 spawn100 nek5000 nwchem lsms fft3d
+ * kumar kumar252; "paper" and "apps" select the groups.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "sim.h"
+#include "../models/models.h"
+#ifndef BENCH_MODELS_ONLY
+#include "backend_avrm.h"
+#endif
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static int32_t parity(void *a, uint32_t r, uint32_t g) { (void) a; (void) g; return (int32_t) (r & 1); }
+static int32_t key_rank(void *a, uint32_t r, uint32_t g) { (void) a; (void) g; return (int32_t) r; }
+static int32_t zero(void *a, uint32_t r, uint32_t g) { (void) a; (void) r; (void) g; return 0; }
+static int32_t key_perm(void *a, uint32_t r, uint32_t g) { (void) g; return ((const int32_t *) a)[r]; }
+
+static void shuffle(int32_t *p, uint32_t n, uint64_t seed)
+{
+    for (uint32_t i = 0; i < n; i++) p[i] = (int32_t) i;
+    for (uint32_t i = n - 1; i > 0; i--) {
+        uint32_t j = (uint32_t) (sim_rand(&seed) % (i + 1));
+        int32_t t = p[i]; p[i] = p[j]; p[j] = t;
+    }
+}
+
+/* K odd/even splits of world, no reorder (Fig 9) */
+static void sc_split(sim_t *s, int K)
+{
+    for (int k = 0; k < K; k++) {
+        sim_comm_t *c = sim_split(s, s->world, parity, key_rank, NULL);
+        if (c) sim_forget(c);
+    }
+}
+/* K dups of world, with their node/node-roots comms (Fig 10) */
+static void sc_dup(sim_t *s, int K)
+{
+    for (int k = 0; k < K; k++) sim_dup(s, s->world);
+}
+/* base: odd/even split, intercomm between the halves */
+static sim_comm_t *inter_base(sim_t *s)
+{
+    sim_comm_t *a = sim_split(s, s->world, parity, key_rank, NULL);
+    int32_t other = (int32_t) ((s->me & 1) ^ 1);
+    sim_gp_t *rg = sim_split_group(s, s->world, parity, key_rank, NULL, other);
+    sim_comm_t *ic = sim_intercomm_create(s, a, rg);
+    sim_gp_unref(rg);
+    sim_forget(a);
+    return ic;
+}
+/* Fig 11: K odd/even splits of the intercomm */
+static void sc_isplit(sim_t *s, int K)
+{
+    sim_comm_t *ic = inter_base(s);
+    for (int k = 0; k < K; k++) {
+        sim_comm_t *c = sim_inter_split(s, ic, parity, parity, NULL);
+        if (c) sim_forget(c);
+    }
+}
+/* Fig 12: K dups of the intercomm */
+static void sc_idup(sim_t *s, int K)
+{
+    sim_comm_t *ic = inter_base(s);
+    for (int k = 0; k < K; k++) sim_forget(sim_dup(s, ic));
+}
+/* Fig 13: K dups of world with unique random rank orders */
+static void sc_reorder(sim_t *s, int K)
+{
+    int32_t *perm = malloc((size_t) s->N * 4);
+    for (int k = 0; k < K; k++) {
+        shuffle(perm, s->N, 1000 + (uint64_t) k);
+        sim_comm_t *c = sim_split(s, s->world, zero, key_perm, perm);
+        sim_forget(c);
+    }
+    free(perm);
+}
+/* Fig 14: spawn N/16 processes (one per node of the world), merge the
+ * parent-side intercomm (world low), then K uniquely reordered dups of it */
+static void sc_spawn(sim_t *s, int K)
+{
+    uint32_t M = s->N / 16 ? s->N / 16 : 1;
+    sim_comm_t *ic = sim_spawn(s, M);
+    if (!ic) { s->err = 1; return; }
+    sim_comm_t *mg = sim_inter_merge(s, ic, 0);
+    int32_t *perm = malloc((size_t) mg->size * 4);
+    for (int k = 0; k < K; k++) {
+        shuffle(perm, mg->size, 2000 + (uint64_t) k);
+        sim_comm_t *c = sim_split(s, mg, zero, key_perm, perm);
+        sim_forget(c);
+    }
+    free(perm);
+}
+/* Nek5000 large-scale problem: 86 refinement levels = 86 dups of world */
+static void sc_nek(sim_t *s, int K) { (void) K; sc_dup(s, 86); }
+
+/* NWChem: 2-D process grid row and column splits, 50 RMA-window dups */
+struct grid2 { uint32_t pc; };
+static int32_t row_of(void *a, uint32_t r, uint32_t g) { (void) g; return (int32_t) (r / ((struct grid2 *) a)->pc); }
+static int32_t col_of(void *a, uint32_t r, uint32_t g) { (void) g; return (int32_t) (r % ((struct grid2 *) a)->pc); }
+static void sc_nwchem(sim_t *s, int K)
+{
+    (void) K;
+    uint32_t d[2];
+    sim_dims_create(s->N, 2, d);
+    struct grid2 g = { d[1] };
+    sim_forget(sim_split(s, s->world, row_of, key_rank, &g));
+    sim_forget(sim_split(s, s->world, col_of, key_rank, &g));
+    for (int k = 0; k < 50; k++) sim_dup(s, s->world);
+}
+/* LSMS: rank 0 master, walkers of 100 consecutive ranks (me = 1 by default
+ * for this scenario: walker 0 spans nodes 0..6, node-roots 1,16,32,...) */
+static int32_t walker(void *a, uint32_t r, uint32_t g) { (void) a; (void) g; return r == 0 ? 0 : 1 + (int32_t) ((r - 1) / 100); }
+static void sc_lsms(sim_t *s, int K)
+{
+    (void) K;
+    sim_forget(sim_split(s, s->world, walker, key_rank, NULL));
+}
+/* 3-D FFT pencils: 2-D cart grid of world, row and column cart_sub */
+static void sc_fft(sim_t *s, int K)
+{
+    (void) K;
+    uint32_t d[2];
+    sim_dims_create(s->N, 2, d);
+    sim_comm_t *cart = sim_cart_create(s, s->world, 2, d, 0, 0);
+    int r0[2] = { 0, 1 }, r1[2] = { 1, 0 };
+    sim_forget(sim_cart_sub(s, cart, 2, d, r0));
+    sim_forget(sim_cart_sub(s, cart, 2, d, r1));
+}
+/* Kumar et al.: 4-D grid (64^4 at 16M), cart_sub along each dimension
+ * (four 1-D comms) and across each hyperplane (four 3-D comms) */
+static void kumar_dims(uint32_t N, uint32_t *d)
+{
+    if (N == 16u << 20) { d[0] = d[1] = d[2] = d[3] = 64; return; }
+    sim_dims_create(N, 4, d);
+}
+static void sc_kumar(sim_t *s, int K)
+{
+    (void) K;
+    uint32_t d[4];
+    kumar_dims(s->N, d);
+    sim_comm_t *cart = sim_cart_create(s, s->world, 4, d, 0, 0);
+    for (int dim = 0; dim < 4; dim++) {
+        int one[4] = { 0, 0, 0, 0 }, three[4] = { 1, 1, 1, 1 };
+        one[dim] = 1; three[dim] = 0;
+        sim_forget(sim_cart_sub(s, cart, 4, d, one));
+        sim_forget(sim_cart_sub(s, cart, 4, d, three));
+    }
+}
+/* Kumar's BG/Q neighbourhood test: along each dimension, split at every
+ * point k into coords [0,k) and [k,ext): ext-1 comms per dimension for me */
+struct karg { uint32_t d[4]; int dim; uint32_t k; };
+static int32_t kcolor(void *a, uint32_t r, uint32_t g)
+{
+    (void) g;
+    struct karg *ka = a;
+    for (int d = 3; d > ka->dim; d--) r /= ka->d[d];
+    return (r % ka->d[ka->dim]) >= ka->k;
+}
+static void sc_kumar252(sim_t *s, int K)
+{
+    (void) K;
+    struct karg ka;
+    kumar_dims(s->N, ka.d);
+    for (ka.dim = 0; ka.dim < 4; ka.dim++)
+        for (ka.k = 1; ka.k < ka.d[ka.dim]; ka.k++)
+            sim_forget(sim_split(s, s->world, kcolor, key_rank, &ka));
+}
+
+typedef struct scen {
+    const char *name, *group, *what;
+    void (*fn)(sim_t *, int);
+    int K;
+    uint32_t me;
+    uint32_t maxN;      /* skip above (memory/time) */
+} scen_t;
+
+static const scen_t scens[] = {
+    { "split10",   "paper", "10 odd/even splits of world (Fig 9)", sc_split, 10, 0, 1u << 24 },
+    { "split100",  "paper", "100 odd/even splits of world (Fig 9)", sc_split, 100, 0, 1u << 24 },
+    { "dup10",     "paper", "10 dups of world + node/node-roots (Fig 10)", sc_dup, 10, 0, 1u << 24 },
+    { "dup100",    "paper", "100 dups of world + node/node-roots (Fig 10)", sc_dup, 100, 0, 1u << 24 },
+    { "isplit10",  "paper", "10 odd/even splits of an intercomm (Fig 11)", sc_isplit, 10, 0, 1u << 24 },
+    { "isplit100", "paper", "100 odd/even splits of an intercomm (Fig 11)", sc_isplit, 100, 0, 1u << 24 },
+    { "idup10",    "paper", "10 dups of an intercomm (Fig 12)", sc_idup, 10, 0, 1u << 24 },
+    { "idup100",   "paper", "100 dups of an intercomm (Fig 12)", sc_idup, 100, 0, 1u << 24 },
+    { "reorder10", "paper", "10 randomly reordered dups of world (Fig 13)", sc_reorder, 10, 0, 1u << 21 },
+    { "reorder100","paper", "100 randomly reordered dups of world (Fig 13)", sc_reorder, 100, 0, 1u << 21 },
+    { "spawn10",   "paper", "merged world+spawned(N/16) + 10 reordered dups (Fig 14)", sc_spawn, 10, 0, 1u << 21 },
+    { "spawn100",  "paper", "merged world+spawned(N/16) + 100 reordered dups (Fig 14)", sc_spawn, 100, 0, 1u << 21 },
+    { "nek5000",   "apps",  "Nek5000: 86 dups of world", sc_nek, 0, 0, 1u << 24 },
+    { "nwchem",    "apps",  "NWChem: 2-D grid row+col splits, 50 RMA-window dups", sc_nwchem, 0, 0, 1u << 24 },
+    { "lsms",      "apps",  "LSMS: master + walkers of 100 (me = rank 1)", sc_lsms, 0, 1, 1u << 24 },
+    { "fft3d",     "apps",  "3-D FFT pencils: 2-D cart, row/col cart_sub", sc_fft, 0, 0, 1u << 24 },
+    { "kumar",     "apps",  "Kumar 4-D grid (64^4 at 16M): 1-D and 3-D cart_subs", sc_kumar, 0, 0, 1u << 24 },
+    { "kumar252",  "apps",  "Kumar BG/Q neighbourhood split test (ext-1 per dim)", sc_kumar252, 0, 0, 1u << 20 },
+};
+#define NSCEN (sizeof scens / sizeof scens[0])
+
+static int selected(const char *list, const scen_t *sc)
+{
+    if (!list) return 1;
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", list);
+    for (char *t = strtok(buf, ","); t; t = strtok(NULL, ","))
+        if (!strcmp(t, sc->name) || !strcmp(t, sc->group) || !strcmp(t, "all")) return 1;
+    return 0;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+int main(int argc, char **argv)
+{
+    const char *nlist = "4096,65536", *slist = NULL, *out = "bench/out/memory.csv";
+    uint32_t P = 16;
+    int append = 0, models_only = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "-n") && i + 1 < argc) nlist = argv[++i];
+        else if (!strcmp(argv[i], "-s") && i + 1 < argc) slist = argv[++i];
+        else if (!strcmp(argv[i], "-p") && i + 1 < argc) P = (uint32_t) atoi(argv[++i]);
+        else if (!strcmp(argv[i], "-o") && i + 1 < argc) out = argv[++i];
+        else if (!strcmp(argv[i], "-a")) append = 1;
+        else if (!strcmp(argv[i], "-m")) models_only = 1;
+        else {
+            fprintf(stderr, "usage: %s [-n N,..] [-s scen|paper|apps,..] [-p ppn] [-o csv] [-a] [-m]\n", argv[0]);
+            for (size_t k = 0; k < NSCEN; k++) fprintf(stderr, "  %-11s %s\n", scens[k].name, scens[k].what);
+            return 1;
+        }
+    }
+#ifdef BENCH_MODELS_ONLY
+    models_only = 1;
+#endif
+    (void) models_only;
+    FILE *f = fopen(out, append ? "a" : "w");
+    if (!f) { perror(out); return 1; }
+    if (!append)
+        fprintf(f, "scenario,N,ppn,impl,label,total,av_entries,side,meta,maps,tables,shared_avoided,comms,seconds,modes\n");
+    char nbuf[1024];
+    snprintf(nbuf, sizeof nbuf, "%s", nlist);
+    int rc = 0;
+    for (char *save, *t = strtok_r(nbuf, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+        uint32_t N = (uint32_t) strtoul(t, NULL, 0);
+        for (size_t k = 0; k < NSCEN; k++) {
+            const scen_t *sc = &scens[k];
+            if (!selected(slist, sc) || N > sc->maxN) continue;
+            sim_backend_t *b[SIM_MAXB];
+            int nb = 0;
+#ifndef BENCH_MODELS_ONLY
+            if (!models_only) {
+                b[nb++] = avrm_backend_new(OURS_STORED);
+                b[nb++] = avrm_backend_new(OURS_COMPUTED);
+                b[nb++] = avrm_backend_new(OURS_PAPER);
+            }
+#endif
+            b[nb++] = model_backend_new(MODEL_VC);
+            b[nb++] = model_backend_new(MODEL_CH4);
+            b[nb++] = model_backend_new(MODEL_MAIN);
+            for (int i = 0; i < nb; i++) if (!b[i]) { fprintf(stderr, "back end creation failed\n"); return 1; }
+            sim_t s;
+            double t0 = now();
+            uint32_t me = sc->me < N ? sc->me : 0;
+            if (sim_init(&s, N, P, me, b, nb) == 0) sc->fn(&s, sc->K);
+            double dt = now() - t0;
+            if (s.err) { fprintf(stderr, "%s N=%u: errors (see above)\n", sc->name, N); rc = 1; }
+            for (int i = 0; i < nb; i++) {
+                sim_mem_t m;
+                b[i]->report(b[i], &m);
+                char modes[256] = "-";
+#ifndef BENCH_MODELS_ONLY
+                if (!strcmp(b[i]->label, "OURS")) {
+                    size_t cnt[AVRM_MODE_COUNT];
+                    avrm_bench_mode_counts(b[i], cnt);
+                    size_t o = 0;
+                    modes[0] = 0;
+                    for (int md = 0; md < AVRM_MODE_COUNT; md++)
+                        if (cnt[md]) o += (size_t) snprintf(modes + o, sizeof modes - o, "%s%s:%zu",
+                                                            o ? " " : "", avrm_mode_name((avrm_mode_t) md), cnt[md]);
+                }
+#endif
+                fprintf(f, "%s,%u,%u,%s,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%llu,%.3f,%s\n",
+                        sc->name, N, P, b[i]->name, b[i]->label, m.total, m.av_entries, m.side,
+                        m.meta, m.maps, m.tables, m.shared_avoided, (unsigned long long) s.ncomms, dt, modes);
+            }
+            fflush(f);
+            fprintf(stderr, "  %-10s N=%-8u %3llu comms  %.2fs\n", sc->name, N, (unsigned long long) s.ncomms, dt);
+            sim_fini(&s);
+            for (int i = 0; i < nb; i++) b[i]->destroy(b[i]);
+        }
+    }
+    fclose(f);
+    return rc;
+}

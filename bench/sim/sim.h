@@ -1,0 +1,145 @@
+/*
+ * sim.h - simulator of one MPI process (world rank `me`) in a job of N
+ * processes, P per node. It replays communicator creation exactly as MPI
+ * defines it (split, group incl/excl/range_incl, cart_create/cart_sub,
+ * intercomm create/split/dup/merge, spawn) and feeds the resulting stream
+ * of "communicator created from parent(s) with this mapping array" events
+ * to several back ends: our libavrm and the MODELs of other MPIs
+ * (bench/models/). Only communicators that contain `me` are created.
+ *
+ * Memory: a comm keeps its packed gpid array (4 B/rank, transient) only
+ * until sim_forget(); the world and its dups need none (identity).
+ */
+#ifndef SIM_H
+#define SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define SIM_MAXB 8            /* back ends per run */
+#define SIM_UNDEF (-1)        /* MPI_UNDEFINED colour */
+
+/* packed gpid: pgid in bits 24..31, lpid in bits 0..23 (16M max) */
+#define SIM_PACK(pg, l)  ((uint32_t) (pg) << 24 | (uint32_t) (l))
+#define SIM_PGID(g)      ((g) >> 24)
+#define SIM_LPID(g)      ((g) & 0xFFFFFFu)
+
+typedef struct sim_src { uint32_t parent; int32_t rank; } sim_src_t;
+
+enum sim_ev_kind {
+    SIM_EV_GROUP,   /* map of a whole process group (MPI_COMM_WORLD) */
+    SIM_EV_DUP,     /* same ranks as parents[0] (MPI_Comm_dup, map dup) */
+    SIM_EV_BUILD,   /* child rank i = parent rank mapping[i] */
+    SIM_EV_MULTI,   /* child rank i = rank src[i].rank of parents[src[i].parent] */
+    SIM_EV_GPIDS    /* remote group known only by gpids (intercomm) */
+};
+
+typedef struct sim_ev {
+    int kind;
+    void *const *parents;     /* back end's handles */
+    uint32_t nparents;
+    const int32_t *mapping;   /* BUILD */
+    const sim_src_t *src;     /* MULTI */
+    const uint32_t *gp;       /* final packed gpids of the child (all kinds but GROUP/DUP) */
+    uint32_t n;               /* child size */
+    uint16_t pgid;            /* GROUP */
+} sim_ev_t;
+
+/* Memory of one back end, bytes per process by category. Models map their
+ * own categories onto these (see bench/models/models.h). */
+typedef struct sim_mem {
+    double av_entries;    /* per-peer address entries (ours 8 B, VC 480 B, CH4 72 B, main 32 B) */
+    double side;          /* extra NIC/VCI addresses */
+    double meta;          /* AV structs, locality lists, table headers, index */
+    double maps;          /* per-communicator map structs */
+    double tables;        /* unique O(n) tables (lut/mlut/VCRT) */
+    double shared_avoided;/* bytes that sharing avoided (not part of the total) */
+    double total;         /* av_entries + side + meta + maps + tables */
+} sim_mem_t;
+
+typedef struct sim sim_t;
+typedef struct sim_backend sim_backend_t;
+struct sim_backend {
+    const char *name;     /* e.g. "ours-stored", "MODEL-ch4-4.0.2" */
+    const char *label;    /* "OURS" or "MODEL" */
+    void *st;
+    int  (*av_create)(sim_backend_t *b, const sim_t *s, uint16_t pgid, uint32_t size);
+    void *(*map)(sim_backend_t *b, const sim_ev_t *ev);   /* NULL: error */
+    void (*release)(sim_backend_t *b, void *h);
+    void (*add_grid)(sim_backend_t *b, int ndims, const uint32_t *dims);   /* may be NULL */
+    void (*report)(sim_backend_t *b, sim_mem_t *out);
+    void (*destroy)(sim_backend_t *b);
+};
+
+typedef struct sim_gp {       /* packed gpids of a group (shared by dups) */
+    uint32_t n, refs;
+    uint32_t *v;              /* NULL: identity lpid i of group `pgid` */
+    uint16_t pgid;
+} sim_gp_t;
+
+typedef struct sim_comm sim_comm_t;
+struct sim_comm {
+    uint32_t size, rank;      /* local group; rank of me */
+    sim_gp_t *gp;             /* NULL after sim_forget */
+    void *h[SIM_MAXB];
+    int inter;
+    uint32_t rsize;           /* intercomm: remote group */
+    sim_gp_t *rgp;
+    void *rh[SIM_MAXB];
+    sim_comm_t *node, *roots, *local;   /* internal comms MPICH creates */
+    sim_comm_t *next;         /* all comms, for teardown */
+};
+
+struct sim {
+    uint32_t N, P, me;
+    uint32_t gsize[2], node_base[2];
+    int ngroups;
+    int internal;             /* create node/node-roots/local comms (default 1) */
+    int nb;
+    sim_backend_t *b[SIM_MAXB];
+    sim_comm_t *world, *all;
+    uint64_t *seen;           /* node bitmap, scratch */
+    uint32_t nnodes_cap;
+    uint64_t ncomms;          /* communicators created (user + internal) */
+    int err;
+};
+
+/* world of N processes (AV pgid 0 in each back end) */
+int  sim_init(sim_t *s, uint32_t N, uint32_t P, uint32_t me, sim_backend_t **b, int nb);
+void sim_fini(sim_t *s);      /* releases every map, destroys nothing of the back ends */
+
+static inline uint32_t sim_gp_at(const sim_gp_t *g, uint32_t i)
+{
+    return g->v ? g->v[i] : SIM_PACK(g->pgid, i);
+}
+static inline uint32_t sim_node_of(const sim_t *s, uint32_t g)
+{
+    return s->node_base[SIM_PGID(g)] + SIM_LPID(g) / s->P;
+}
+
+/* Communicator operations; each returns the new comm of me, or NULL when
+ * me is not a member (MPI_COMM_NULL). */
+typedef int32_t (*sim_fn_t)(void *arg, uint32_t parent_rank, uint32_t gpid);
+sim_comm_t *sim_dup(sim_t *s, sim_comm_t *c);
+sim_comm_t *sim_split(sim_t *s, sim_comm_t *c, sim_fn_t color, sim_fn_t key, void *arg);
+sim_comm_t *sim_incl(sim_t *s, sim_comm_t *c, const int32_t *ranks, uint32_t n);   /* group incl + comm_create */
+sim_comm_t *sim_excl(sim_t *s, sim_comm_t *c, const int32_t *ranks, uint32_t n);
+sim_comm_t *sim_range_incl(sim_t *s, sim_comm_t *c, const int32_t (*ranges)[3], uint32_t n);
+sim_comm_t *sim_cart_create(sim_t *s, sim_comm_t *c, int ndims, const uint32_t *dims, int reorder, uint64_t seed);
+sim_comm_t *sim_cart_sub(sim_t *s, sim_comm_t *cart, int ndims, const uint32_t *dims, const int *remain);
+/* intercomm: local = c, remote = the group of `remote` gpids */
+sim_comm_t *sim_intercomm_create(sim_t *s, sim_comm_t *local, sim_gp_t *remote);
+sim_comm_t *sim_inter_split(sim_t *s, sim_comm_t *ic, sim_fn_t lcolor, sim_fn_t rcolor, void *arg);
+sim_comm_t *sim_inter_merge(sim_t *s, sim_comm_t *ic, int high);
+sim_comm_t *sim_spawn(sim_t *s, uint32_t M);  /* parent side: intercomm world <-> new group pgid 1 */
+/* gpids of the group with colour `color` of a split of c (no comm created):
+ * the remote side of an intercomm that me is not part of. */
+sim_gp_t *sim_split_group(sim_t *s, sim_comm_t *c, sim_fn_t color, sim_fn_t key, void *arg, int32_t want);
+void sim_gp_unref(sim_gp_t *g);
+void sim_forget(sim_comm_t *c);        /* drop the gpid arrays (comm no longer a parent) */
+void sim_free(sim_t *s, sim_comm_t *c);/* MPI_Comm_free: release maps now */
+
+void sim_dims_create(uint32_t n, int ndims, uint32_t *dims);
+uint64_t sim_rand(uint64_t *st);       /* splitmix64 */
+
+#endif
