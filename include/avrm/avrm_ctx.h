@@ -37,6 +37,7 @@ typedef struct avrm_ctx {
     uint32_t      ngrids;
     avrm_grid_t   grids[AVRM_MAX_GRIDS];
     struct avrm_index *index;     /* content-sharing index (share_by_content) */
+    struct avrm_table *tables;    /* every live table, so that destroy frees them */
 } avrm_ctx_t;
 
 /* Default parameters: every pattern and table-sharing on, computed AV off. */

@@ -8,10 +8,14 @@
  * Preconditions: r < m->size (the MPI layer validates ranks; use
  * avrm_map_lpid_checked() where it does not). No allocation, no call.
  *
- * Cost (x86_64 gcc -O2, instructions for avrm_map_addr incl. dispatch;
- * measured by bench/lookup-insns with callgrind, see README):
- *   direct/offset ~7, stride ~8, block ~11 (one div), except ~11,
- *   grid ~6+7*ndims (ndims-1 divs), lut/lut16 ~8, mlut ~11, mseg ~12+log2(nsegs).
+ * Cost (x86_64 gcc 12 -O2, instructions of avrm_map_addr incl. dispatch,
+ * measured with callgrind on a noinline wrapper, minus its ret and two
+ * argument moves; core author's measurement, bench/ has the official one):
+ *   direct/offset 9, stride 15, block 18 (one div), except 19,
+ *   grid 3-d 38, lut/lut16 15, mlut 20, mseg (2 segments) 40.
+ * Targets (<= 7 direct/offset, <= 11 others) are not reached yet: the
+ * computed-AV test (ents == NULL) costs 2 on every path, and the switch
+ * jump table 4.
  */
 #ifndef AVRM_LOOKUP_H
 #define AVRM_LOOKUP_H

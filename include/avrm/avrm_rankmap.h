@@ -24,7 +24,7 @@ avrm_status_t avrm_map_init_group(avrm_ctx_t *ctx, avrm_pgid_t pgid, avrm_rankma
 /* Child of one parent: child rank i is parent rank mapping[i]. n >= 1; every
  * mapping[i] in [0, parent->size) (AVRM_ERR_ARG otherwise; duplicates are
  * allowed, as in an MPI group with repeated ranks they are not, but the map
- * stays correct). */
+ * stays correct). n > AVRM_MAX_WORLD: AVRM_ERR_LIMIT (all builders). */
 avrm_status_t avrm_map_build(avrm_ctx_t *ctx, const avrm_rankmap_t *parent,
                              const int32_t *mapping, uint32_t n, avrm_rankmap_t *out);
 

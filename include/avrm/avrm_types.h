@@ -172,8 +172,11 @@ typedef struct avrm_stats {
     size_t av_side_bytes;       /* extra NIC/VCI addresses */
     size_t av_meta_bytes;       /* AV structs + locality lists */
     size_t map_bytes;           /* live rank-map structs (inline in comms) */
-    size_t table_bytes;         /* unique tables (lut/lut16/mlut/mseg) allocated */
-    size_t table_shared_bytes;  /* bytes that sharing (dup, slice, content) avoided */
+    size_t table_bytes;         /* unique tables (lut/lut16/mlut/mseg) allocated:
+                                 * payload + a 56-byte header each */
+    size_t table_shared_bytes;  /* bytes that sharing (dup, slice, content) avoided:
+                                 * per table, max(0, sum of bytes its maps
+                                 * reference - payload) */
     size_t index_bytes;         /* content-sharing index */
     size_t nmaps[AVRM_MODE_COUNT];
     size_t ntables;

@@ -1,1 +1,57 @@
-# test/unit: owned by its part; see top Makefile.am
+# test/unit: core unit tests (public API only, plus the allocation hook of
+# src/core/avrm_alloc.h). Run them all with test/unit/run.sh BUILDDIR.
+#
+#   test_map, test_random, test_errors   check_PROGRAMS, linked to libavrm.a
+#   *_san                                 same tests + core sources compiled
+#                                         with -fsanitize=address,undefined
+#                                         (EXTRA_PROGRAMS: `make unit-san`)
+#   fuzz_build                            libFuzzer target, built with clang
+#                                         when configure found it (`make unit-fuzz`)
+AVRM_UNIT_TESTS = test_map$(EXEEXT) test_random$(EXEEXT) test_errors$(EXEEXT)
+AVRM_UNIT_SAN = test_map_san$(EXEEXT) test_random_san$(EXEEXT) test_errors_san$(EXEEXT)
+AVRM_UNIT_HDRS = test/unit/tu.h test/unit/tu_gen.h
+AVRM_CORE_C = src/core/avrm_alloc.c src/core/avrm_av.c src/core/avrm_build.c \
+	src/core/avrm_ctx.c src/core/avrm_detect.c src/core/avrm_index.c \
+	src/core/avrm_map.c src/core/avrm_table.c
+AVRM_SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+
+check_PROGRAMS += test_map test_random test_errors
+test_map_SOURCES = test/unit/test_map.c $(AVRM_UNIT_HDRS)
+test_map_LDADD = libavrm.a
+test_random_SOURCES = test/unit/test_random.c $(AVRM_UNIT_HDRS)
+test_random_LDADD = libavrm.a
+test_errors_SOURCES = test/unit/test_errors.c $(AVRM_UNIT_HDRS)
+test_errors_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/core
+test_errors_LDADD = libavrm.a
+
+EXTRA_PROGRAMS = $(AVRM_UNIT_SAN)
+CLEANFILES += $(AVRM_UNIT_SAN) fuzz_build$(EXEEXT)
+test_map_san_SOURCES = test/unit/test_map.c $(AVRM_UNIT_HDRS) $(AVRM_CORE_SOURCES)
+test_map_san_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/core
+test_map_san_CFLAGS = $(AM_CFLAGS) $(AVRM_SAN_FLAGS)
+test_map_san_LDFLAGS = $(AVRM_SAN_FLAGS)
+test_random_san_SOURCES = test/unit/test_random.c $(AVRM_UNIT_HDRS) $(AVRM_CORE_SOURCES)
+test_random_san_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/core
+test_random_san_CFLAGS = $(AM_CFLAGS) $(AVRM_SAN_FLAGS)
+test_random_san_LDFLAGS = $(AVRM_SAN_FLAGS)
+test_errors_san_SOURCES = test/unit/test_errors.c $(AVRM_UNIT_HDRS) $(AVRM_CORE_SOURCES)
+test_errors_san_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/core
+test_errors_san_CFLAGS = $(AM_CFLAGS) $(AVRM_SAN_FLAGS)
+test_errors_san_LDFLAGS = $(AVRM_SAN_FLAGS)
+
+.PHONY: unit-tests unit-san unit-fuzz
+unit-tests: $(AVRM_UNIT_TESTS)
+unit-san: $(AVRM_UNIT_SAN)
+
+if HAVE_CLANG
+unit-fuzz: fuzz_build$(EXEEXT)
+fuzz_build$(EXEEXT): $(top_srcdir)/test/unit/fuzz_build.c $(AVRM_CORE_C:%=$(top_srcdir)/%) \
+		$(AVRM_UNIT_HDRS:%=$(top_srcdir)/%) $(top_srcdir)/include/avrm/*.h
+	$(AM_V_CCLD)$(CLANG) -std=c11 -g -O1 -fsanitize=fuzzer,address,undefined \
+	  -fno-sanitize-recover=undefined -I$(top_srcdir)/include -I$(top_srcdir)/src/core \
+	  $(top_srcdir)/test/unit/fuzz_build.c $(AVRM_CORE_C:%=$(top_srcdir)/%) -o $@
+else
+unit-fuzz:
+	@echo "unit-fuzz: skipped (configure found no clang)"
+endif
+EXTRA_DIST += test/unit/fuzz_build.c test/unit/run.sh test/unit/fuzz.sh

@@ -1,0 +1,139 @@
+/* avrm_av.c - address vectors: create, fill, make stored, destroy (see avrm_av.h). */
+#include <string.h>
+#include "avrm_alloc.h"
+#include "avrm_ctxi.h"
+#include "avrm/avrm_av.h"
+
+static size_t av_meta(const avrm_av_t *av)
+{
+    size_t b = sizeof(*av);
+    if (av->local.kind == AVRM_LOCAL_LIST) b += (size_t) av->local.count * sizeof(uint32_t);
+    return b;
+}
+
+static avrm_status_t check_locality(const avrm_locality_t *l, uint32_t size)
+{
+    switch (l->kind) {
+    case AVRM_LOCAL_NONE:
+    case AVRM_LOCAL_RANGE:
+        return AVRM_OK;
+    case AVRM_LOCAL_CYCLIC:
+        return l->nnodes ? AVRM_OK : AVRM_ERR_ARG;
+    case AVRM_LOCAL_LIST:
+        if (l->count > size || (l->count && !l->list)) return AVRM_ERR_ARG;
+        for (uint32_t i = 0; i < l->count; i++)
+            if (l->list[i] >= size || (i && l->list[i] <= l->list[i - 1])) return AVRM_ERR_ARG;
+        return AVRM_OK;
+    }
+    return AVRM_ERR_ARG;
+}
+
+avrm_status_t avrm_av_create(avrm_ctx_t *ctx, const avrm_av_params_t *params, avrm_av_t **out)
+{
+    if (!ctx || !params || !out || params->size == 0) return AVRM_ERR_ARG;
+    if (params->size > AVRM_MAX_WORLD || params->pgid >= AVRM_MAX_PGS) return AVRM_ERR_LIMIT;
+    if (params->pgid < ctx->navs && ctx->avs[params->pgid]) return AVRM_ERR_ARG;
+    int computed = params->computed && ctx->params.computed_av;
+    if (computed && check_locality(&params->local, params->size) != AVRM_OK) return AVRM_ERR_ARG;
+
+    avrm_av_t *av = avrm__calloc(1, sizeof(*av));
+    avrm_ave_t *ents = NULL;
+    uint64_t *side = NULL;
+    uint32_t *list = NULL;
+    avrm_av_t **avs = NULL;
+    if (!av) goto err_av;
+    if (!computed && !(ents = avrm__calloc(params->size, sizeof(*ents)))) goto err_ents;
+    if (params->nextra &&
+        !(side = avrm__calloc((size_t) params->size * params->nextra, sizeof(*side))))
+        goto err_side;
+    if (computed && params->local.kind == AVRM_LOCAL_LIST && params->local.count) {
+        if (!(list = avrm__malloc(params->local.count * sizeof(*list)))) goto err_list;
+        memcpy(list, params->local.list, params->local.count * sizeof(*list));
+    }
+    uint32_t navs = ctx->navs;
+    if (params->pgid >= navs) {
+        navs = params->pgid + 1u;
+        if (navs < 2 * ctx->navs) navs = 2 * ctx->navs;
+        if (navs > AVRM_MAX_PGS) navs = AVRM_MAX_PGS;
+        if (!(avs = avrm__realloc(ctx->avs, navs * sizeof(*avs)))) goto err_avs;
+        memset(avs + ctx->navs, 0, (navs - ctx->navs) * sizeof(*avs));
+        ctx->stats.av_meta_bytes += (navs - ctx->navs) * sizeof(*avs);
+        ctx->avs = avs;
+        ctx->navs = navs;
+    }
+
+    av->entries = ents;
+    av->side = side;
+    av->size = params->size;
+    av->pgid = params->pgid;
+    av->nextra = params->nextra;
+    av->computed = (uint8_t) computed;
+    if (computed) {
+        av->local = params->local;
+        av->local.list = (params->local.kind == AVRM_LOCAL_LIST) ? list : NULL;
+    }
+    ctx->avs[params->pgid] = av;
+    ctx->stats.av_entry_bytes += ents ? (size_t) av->size * sizeof(*ents) : 0;
+    ctx->stats.av_side_bytes += (size_t) av->size * av->nextra * sizeof(*side);
+    ctx->stats.av_meta_bytes += av_meta(av);
+    if (params->pgid == 0) {
+        ctx->world_size = av->size;
+        avrm__ctx_add_world_grids(ctx);
+    }
+    *out = av;
+    return AVRM_OK;
+
+err_avs:
+    avrm__free(list);
+err_list:
+    avrm__free(side);
+err_side:
+    avrm__free(ents);
+err_ents:
+    avrm__free(av);
+err_av:
+    return AVRM_ERR_NOMEM;
+}
+
+avrm_status_t avrm_av_set(avrm_av_t *av, avrm_lpid_t lpid, uint64_t addr, int is_local,
+                          const uint64_t *extra)
+{
+    if (!av || lpid >= av->size || addr > AVRM_AVE_MAX_ADDR) return AVRM_ERR_ARG;
+    if (!av->entries && addr != lpid) return AVRM_ERR_ARG;
+    if (av->entries) av->entries[lpid] = avrm_ave_make(addr, is_local);
+    if (extra && av->nextra)
+        memcpy(av->side + (size_t) lpid * av->nextra, extra, av->nextra * sizeof(*extra));
+    return AVRM_OK;
+}
+
+avrm_status_t avrm_av_make_stored(avrm_ctx_t *ctx, avrm_av_t *av)
+{
+    if (!ctx || !av) return AVRM_ERR_ARG;
+    if (av->entries) return AVRM_OK;
+    avrm_ave_t *ents = avrm__malloc((size_t) av->size * sizeof(*ents));
+    if (!ents) return AVRM_ERR_NOMEM;
+    for (uint32_t l = 0; l < av->size; l++)
+        ents[l] = avrm_ave_make(l, avrm_locality_has(&av->local, l));
+    ctx->stats.av_meta_bytes -= av_meta(av);
+    avrm__free(av->local.list);
+    memset(&av->local, 0, sizeof(av->local));
+    av->entries = ents;
+    av->computed = 0;
+    ctx->stats.av_meta_bytes += av_meta(av);
+    ctx->stats.av_entry_bytes += (size_t) av->size * sizeof(*ents);
+    return AVRM_OK;
+}
+
+void avrm_av_destroy(avrm_ctx_t *ctx, avrm_pgid_t pgid)
+{
+    if (!ctx || pgid >= ctx->navs || !ctx->avs[pgid]) return;
+    avrm_av_t *av = ctx->avs[pgid];
+    ctx->stats.av_entry_bytes -= av->entries ? (size_t) av->size * sizeof(avrm_ave_t) : 0;
+    ctx->stats.av_side_bytes -= (size_t) av->size * av->nextra * sizeof(uint64_t);
+    ctx->stats.av_meta_bytes -= av_meta(av);
+    avrm__free(av->entries);
+    avrm__free(av->side);
+    avrm__free(av->local.list);
+    avrm__free(av);
+    ctx->avs[pgid] = NULL;
+}

@@ -1,0 +1,435 @@
+/*
+ * avrm_build.c - rank-map builders (see avrm_rankmap.h).
+ *
+ * Step 1: the mapping array is scanned once (range check + streaming
+ *         offset/stride/block detection).
+ * Step 2: regular parent x regular mapping compose in closed form
+ *         (compose()), and an offset mapping over a table parent becomes a
+ *         slice of the parent's table.
+ * Step 3: everything else goes through build_general(): one virtual pass
+ *         over the child's gpids via avrm_map_locate (pgid runs, streaming
+ *         detection); then, only if the result is a table, the table is
+ *         filled and rescanned for grid/except before choosing
+ *         LUT16/LUT/MLUT/MSEG and sharing by content.
+ * Every output is written only on success.
+ */
+#include <string.h>
+#include "avrm_alloc.h"
+#include "avrm_detect.h"
+#include "avrm_mapi.h"
+
+/* ---- the child's gpid sequence, read through the parents' maps ---- */
+
+typedef struct seq {
+    const avrm_ctx_t *ctx;
+    const avrm_rankmap_t *parent;              /* avrm_map_build */
+    const int32_t *mapping;
+    const avrm_rankmap_t *const *parents;      /* avrm_map_build_multi */
+    const avrm_src_t *src;
+    const avrm_gpid_t *gpids;                  /* avrm_map_build_gpids */
+} seq_t;
+
+static inline avrm_lpid_t seq_at(const seq_t *s, uint32_t i, avrm_pgid_t *pg)
+{
+    if (s->gpids) {
+        *pg = s->gpids[i].pgid;
+        return s->gpids[i].lpid;
+    }
+    if (s->src)
+        return avrm_map_lpid(s->ctx, s->parents[s->src[i].parent], (uint32_t) s->src[i].rank, pg);
+    return avrm_map_lpid(s->ctx, s->parent, (uint32_t) s->mapping[i], pg);
+}
+
+/* ---- pattern -> map ---- */
+
+static int fits32(int64_t v)
+{
+    return v >= INT32_MIN && v <= INT32_MAX;
+}
+
+/* Fill *m from a normalized pattern; 0 when it does not fit the map fields. */
+static int pat_to_map(const avrm_ctx_t *ctx, const avrm_pat_t *p, avrm_pgid_t pg, uint32_t n,
+                      avrm_rankmap_t *m)
+{
+    memset(m, 0, sizeof(*m));
+    m->mode = p->kind;
+    m->pgid = pg;
+    m->size = n;
+    m->ents = ctx->avs[pg]->entries;
+    switch ((avrm_mode_t) p->kind) {
+    case AVRM_MODE_DIRECT:
+        return 1;
+    case AVRM_MODE_OFFSET:
+    case AVRM_MODE_STRIDE:
+    case AVRM_MODE_BLOCK:
+        if (!fits32(p->off) || !fits32(p->stride)) return 0;
+        m->u.reg.offset = (int32_t) p->off;
+        m->u.reg.stride = (int32_t) p->stride;
+        m->u.reg.bs = p->bs;
+        return 1;
+    case AVRM_MODE_EXCEPT:
+        if (!ctx->params.enable_except || !fits32(p->off) || !fits32(p->stride)) return 0;
+        m->ndims = p->ndims;
+        m->u.exc.offset = (int32_t) p->off;
+        m->u.exc.stride = (int32_t) p->stride;
+        for (int k = 0; k < 2; k++) {
+            m->u.exc.ex_rank[k] = k < p->ndims ? p->ex_rank[k] : UINT32_MAX;
+            m->u.exc.ex_lpid[k] = k < p->ndims ? p->ex_lpid[k] : 0;
+        }
+        return 1;
+    case AVRM_MODE_GRID:
+        if (!ctx->params.enable_grid || p->ndims < 2 || p->ndims > AVRM_MAX_GRID_DIMS ||
+            p->off < 0 || p->off > (int64_t) UINT32_MAX)
+            return 0;
+        m->ndims = p->ndims;
+        m->u.grid.base = (avrm_lpid_t) p->off;
+        for (unsigned d = 0; d < p->ndims; d++) {
+            if (!fits32(p->ws[d]) || (d > 0 && (p->ext[d] < 1 || p->ext[d] > UINT16_MAX)))
+                return 0;
+            m->u.grid.wstride[d] = (uint32_t) (int32_t) p->ws[d];
+            m->u.grid.ext[d] = (uint16_t) (p->ext[d] > UINT16_MAX ? UINT16_MAX : p->ext[d]);
+        }
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* ---- step 2: closed-form composition of regular parent and mapping ---- */
+
+static int64_t block_at(int64_t off, int64_t stride, int64_t bs, int64_t q)
+{
+    return off + (q / bs) * stride + q % bs;
+}
+
+/* Pattern of lpid(parent, mp(i)) for a regular parent and a regular mapping
+ * pattern mp (OFFSET/STRIDE/BLOCK, non-negative values). 0: no closed form. */
+static int compose(const avrm_rankmap_t *par, const avrm_pat_t *mp, uint32_t n, avrm_pat_t *out)
+{
+    int64_t a = mp->off, s = mp->stride;
+    avrm_pat_t r = { .kind = AVRM_PAT_IRREG };
+    switch ((avrm_mode_t) par->mode) {
+    case AVRM_MODE_DIRECT:
+    case AVRM_MODE_OFFSET: {                        /* f(q) = p + q */
+        int64_t p = par->mode == AVRM_MODE_DIRECT ? 0 : par->u.reg.offset;
+        r = *mp;
+        r.off = p + a;
+        break;
+    }
+    case AVRM_MODE_STRIDE: {                        /* f(q) = p + q t */
+        int64_t p = par->u.reg.offset, t = par->u.reg.stride;
+        r.off = p + a * t;
+        if (mp->kind == AVRM_MODE_OFFSET) {
+            r.kind = AVRM_MODE_STRIDE;
+            r.stride = t;
+        } else if (mp->kind == AVRM_MODE_STRIDE) {
+            r.kind = AVRM_MODE_STRIDE;
+            r.stride = s * t;
+        } else {                                    /* blocks of stride-t runs */
+            r.kind = AVRM_MODE_GRID;
+            r.ndims = 2;
+            r.ext[0] = (n + mp->bs - 1) / mp->bs;
+            r.ext[1] = mp->bs;
+            r.ws[0] = s * t;
+            r.ws[1] = t;
+        }
+        break;
+    }
+    case AVRM_MODE_BLOCK: {                         /* f(q) = p + (q/B) S + q%B */
+        int64_t p = par->u.reg.offset, S = par->u.reg.stride, B = par->u.reg.bs;
+        if (mp->kind == AVRM_MODE_OFFSET) {
+            if (a % B == 0) {
+                r = (avrm_pat_t) { .kind = AVRM_MODE_BLOCK, .off = block_at(p, S, B, a),
+                                   .stride = S, .bs = (uint32_t) B };
+            } else if (a % B + n <= B) {
+                r = (avrm_pat_t) { .kind = AVRM_MODE_OFFSET, .off = block_at(p, S, B, a) };
+            }
+        } else if (mp->kind == AVRM_MODE_STRIDE) {
+            int64_t last = a % B + (int64_t) (n - 1) * s;
+            if (s % B == 0) {
+                r = (avrm_pat_t) { .kind = AVRM_MODE_STRIDE, .off = block_at(p, S, B, a),
+                                   .stride = (s / B) * S };
+            } else if (last >= 0 && last < B) {      /* all inside one block */
+                r = (avrm_pat_t) { .kind = AVRM_MODE_STRIDE, .off = block_at(p, S, B, a),
+                                   .stride = s };
+            }
+        } else if (a % B == 0 && s % B == 0 && mp->bs <= B) {
+            r = (avrm_pat_t) { .kind = AVRM_MODE_BLOCK, .off = block_at(p, S, B, a),
+                               .stride = (s / B) * S, .bs = mp->bs };
+        }
+        break;
+    }
+    default:
+        break;
+    }
+    if (r.kind == AVRM_PAT_IRREG) return 0;
+    avrm_pat_normalize(&r, n);
+    *out = r;
+    return 1;
+}
+
+/* ---- step 3 helpers: rescan of a materialized lpid table ---- */
+
+static int rescan(const avrm_ctx_t *ctx, const avrm_seqv_t *v, avrm_pgid_t pg, avrm_rankmap_t *m)
+{
+    const avrm_params_t *pr = &ctx->params;
+    avrm_pat_t p;
+    if (!pr->enable_patterns) return 0;
+    avrm_detect_regular(v, &p);
+    if (p.kind != AVRM_PAT_IRREG) {
+        avrm_pat_normalize(&p, v->n);
+        if (pat_to_map(ctx, &p, pg, v->n, m)) return 1;
+    }
+    if (pr->enable_grid && avrm_detect_grid(v, &p)) {
+        avrm_pat_normalize(&p, v->n);
+        if (pat_to_map(ctx, &p, pg, v->n, m)) return 1;
+    }
+    if (pr->enable_except && avrm_detect_except(v, &p) && pat_to_map(ctx, &p, pg, v->n, m))
+        return 1;
+    return 0;
+}
+
+static void set_lut(avrm_rankmap_t *m, avrm_mode_t mode, avrm_table_t *t, const void *v)
+{
+    m->mode = (uint8_t) mode;
+    m->u.lut.v = v;
+    m->u.lut.tbl = t;
+}
+
+/* Single-group table result: LUT, narrowed to LUT16, shared by content. */
+static avrm_status_t build_lut(avrm_ctx_t *ctx, const seq_t *s, uint32_t n, avrm_pgid_t pg,
+                               uint32_t maxl, avrm_rankmap_t *out)
+{
+    avrm_rankmap_t m;
+    avrm_table_t *t = avrm_table_new(AVRM_MODE_LUT, (size_t) n * sizeof(uint32_t));
+    if (!t) return AVRM_ERR_NOMEM;
+    uint32_t *lut = (uint32_t *) t->data;
+    for (uint32_t i = 0; i < n; i++) {
+        avrm_pgid_t g;
+        lut[i] = seq_at(s, i, &g);
+    }
+    avrm_seqv_t v = { lut, n, 4 };
+    if (rescan(ctx, &v, pg, &m)) {
+        avrm_table_discard(t);
+        *out = m;
+        return AVRM_OK;
+    }
+    avrm_mode_t mode = AVRM_MODE_LUT;
+    if (ctx->params.enable_lut16 && maxl <= UINT16_MAX) {
+        avrm_table_t *t16 = avrm_table_new(AVRM_MODE_LUT16, (size_t) n * sizeof(uint16_t));
+        if (!t16) {
+            avrm_table_discard(t);
+            return AVRM_ERR_NOMEM;
+        }
+        uint16_t *l16 = (uint16_t *) t16->data;
+        for (uint32_t i = 0; i < n; i++) l16[i] = (uint16_t) lut[i];
+        avrm_table_discard(t);
+        t = t16;
+        mode = AVRM_MODE_LUT16;
+    }
+    memset(&m, 0, sizeof(m));
+    m.pgid = pg;
+    m.size = n;
+    m.ents = ctx->avs[pg]->entries;
+    set_lut(&m, mode, NULL, NULL);
+    t = avrm_table_publish(ctx, t, t->bytes);
+    set_lut(&m, mode, t, t->data);
+    *out = m;
+    return AVRM_OK;
+}
+
+/* Several groups: MSEG (runs) when smaller than MLUT, else MLUT. */
+static avrm_status_t build_multi_table(avrm_ctx_t *ctx, const seq_t *s, uint32_t n,
+                                       uint32_t nruns, uint32_t nsegs, avrm_rankmap_t *out)
+{
+    size_t mlut = (size_t) n * sizeof(avrm_gpid_t);
+    size_t seg_nolut = (size_t) nsegs * sizeof(avrm_seg_t);
+    size_t seg_lut = (size_t) nruns * sizeof(avrm_seg_t) + (size_t) n * sizeof(uint32_t);
+    int nolut = seg_nolut <= seg_lut;
+    size_t seg_bytes = nolut ? seg_nolut : seg_lut;
+    avrm_rankmap_t m;
+    memset(&m, 0, sizeof(m));
+    m.size = n;
+    if (!ctx->params.enable_mseg || seg_bytes >= mlut) {
+        avrm_table_t *t = avrm_table_new(AVRM_MODE_MLUT, mlut);
+        if (!t) return AVRM_ERR_NOMEM;
+        avrm_gpid_t *g = (avrm_gpid_t *) t->data;
+        for (uint32_t i = 0; i < n; i++) {
+            avrm_pgid_t pg;
+            g[i].lpid = seq_at(s, i, &pg);
+            g[i].pgid = pg;
+            g[i].reserved = 0;
+        }
+        t = avrm_table_publish(ctx, t, t->bytes);
+        set_lut(&m, AVRM_MODE_MLUT, t, t->data);
+        *out = m;
+        return AVRM_OK;
+    }
+    uint32_t nseg = nolut ? nsegs : nruns;
+    avrm_table_t *t = avrm_table_new(AVRM_MODE_MSEG, seg_bytes);
+    if (!t) return AVRM_ERR_NOMEM;
+    avrm_seg_t *sg = (avrm_seg_t *) t->data;
+    uint32_t *lut = nolut ? NULL : (uint32_t *) (sg + nseg);
+    uint32_t k = 0;
+    avrm_pgid_t prevpg = 0;
+    avrm_lpid_t prevl = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        avrm_pgid_t pg;
+        avrm_lpid_t l = seq_at(s, i, &pg);
+        if (i == 0 || pg != prevpg || (nolut && l != prevl + 1))
+            sg[k++] = (avrm_seg_t) { .first = i, .lpid_base = l, .pgid = pg };
+        if (lut) lut[i] = l;
+        prevpg = pg;
+        prevl = l;
+    }
+    t = avrm_table_publish(ctx, t, t->bytes);
+    m.mode = AVRM_MODE_MSEG;
+    m.u.mseg.tbl = t;
+    m.u.mseg.segs = (const avrm_seg_t *) t->data;
+    m.u.mseg.lut = lut ? (const avrm_lpid_t *) ((const avrm_seg_t *) t->data + nseg) : NULL;
+    m.u.mseg.nsegs = nseg;
+    *out = m;
+    return AVRM_OK;
+}
+
+/* Step 3 for any source: one virtual pass, then regular map or a table. */
+static avrm_status_t build_general(avrm_ctx_t *ctx, const seq_t *s, uint32_t n, avrm_rankmap_t *out)
+{
+    avrm_det_t det;
+    avrm_det_init(&det);
+    int detect = ctx->params.enable_patterns, single = 1;
+    avrm_pgid_t pg0 = 0, prevpg = 0;
+    avrm_lpid_t prevl = 0, maxl = 0;
+    uint32_t nruns = 1, nsegs = 1;
+    for (uint32_t i = 0; i < n; i++) {
+        avrm_pgid_t pg;
+        avrm_lpid_t l = seq_at(s, i, &pg);
+        if (i == 0) {
+            pg0 = pg;
+        } else if (pg != prevpg) {
+            nruns++;
+            nsegs++;
+            single = 0;
+        } else if (l != prevl + 1) {
+            nsegs++;
+        }
+        if (l > maxl) maxl = l;
+        if (detect && single && !avrm_det_dead(&det)) avrm_det_push(&det, l);
+        prevpg = pg;
+        prevl = l;
+    }
+    if (!single) return build_multi_table(ctx, s, n, nruns, nsegs, out);
+    if (detect && det.n == n) {
+        avrm_pat_t p;
+        avrm_rankmap_t m;
+        avrm_det_result(&det, &p);
+        if (p.kind != AVRM_PAT_IRREG) {
+            avrm_pat_normalize(&p, n);
+            if (pat_to_map(ctx, &p, pg0, n, &m)) {
+                *out = m;
+                return AVRM_OK;
+            }
+        }
+    }
+    return build_lut(ctx, s, n, pg0, maxl, out);
+}
+
+/* Offset mapping over a table parent: a slice of the parent's table
+ * (or a regular map when the slice is regular). */
+static int build_slice(avrm_ctx_t *ctx, const avrm_rankmap_t *par, uint32_t a, uint32_t n,
+                       avrm_rankmap_t *out)
+{
+    avrm_rankmap_t m = *par;
+    size_t w = avrm__map_elem_bytes(par);
+    const void *v = (const char *) par->u.lut.v + (size_t) a * w;
+    if (par->mode == AVRM_MODE_MLUT) {
+        const avrm_gpid_t *g = v;
+        uint32_t i = 1;
+        while (i < n && g[i].pgid == g[0].pgid) i++;
+        if (i == n) return 0;          /* one group: build_general makes a LUT */
+    } else {
+        avrm_seqv_t sv = { v, n, (uint8_t) w };
+        if (rescan(ctx, &sv, par->pgid, &m)) {
+            *out = m;
+            return 1;
+        }
+        m = *par;
+    }
+    m.size = n;
+    m.u.lut.v = v;
+    avrm_table_ref(ctx, m.u.lut.tbl, (size_t) n * w);
+    *out = m;
+    return 1;
+}
+
+static avrm_status_t finish(avrm_ctx_t *ctx, avrm_status_t rc, const avrm_rankmap_t *m,
+                            avrm_rankmap_t *out)
+{
+    if (rc != AVRM_OK) return rc;
+    avrm__map_count(ctx, m, +1);
+    *out = *m;
+    return AVRM_OK;
+}
+
+/* ---- public builders ---- */
+
+avrm_status_t avrm_map_build(avrm_ctx_t *ctx, const avrm_rankmap_t *parent,
+                             const int32_t *mapping, uint32_t n, avrm_rankmap_t *out)
+{
+    if (!ctx || !parent || !mapping || !out || n == 0 || parent->size == 0) return AVRM_ERR_ARG;
+    if (n > AVRM_MAX_WORLD) return AVRM_ERR_LIMIT;
+    /* step 1: range check and mapping pattern, one pass */
+    avrm_det_t det;
+    avrm_det_init(&det);
+    int detect = ctx->params.enable_patterns;
+    for (uint32_t i = 0; i < n; i++) {
+        if ((uint32_t) mapping[i] >= parent->size) return AVRM_ERR_ARG;
+        if (detect && !avrm_det_dead(&det)) avrm_det_push(&det, mapping[i]);
+    }
+    avrm_rankmap_t m;
+    avrm_pat_t mp = { .kind = AVRM_PAT_IRREG }, p;
+    if (detect && det.n == n) avrm_det_result(&det, &mp);
+    /* step 2 */
+    if (mp.kind != AVRM_PAT_IRREG) {
+        if (compose(parent, &mp, n, &p) && pat_to_map(ctx, &p, parent->pgid, n, &m))
+            return finish(ctx, AVRM_OK, &m, out);
+        if (mp.kind == AVRM_MODE_OFFSET &&
+            (parent->mode == AVRM_MODE_LUT || parent->mode == AVRM_MODE_LUT16 ||
+             parent->mode == AVRM_MODE_MLUT) &&
+            build_slice(ctx, parent, (uint32_t) mp.off, n, &m))
+            return finish(ctx, AVRM_OK, &m, out);
+    }
+    /* step 3 */
+    seq_t s = { .ctx = ctx, .parent = parent, .mapping = mapping };
+    return finish(ctx, build_general(ctx, &s, n, &m), &m, out);
+}
+
+avrm_status_t avrm_map_build_multi(avrm_ctx_t *ctx, const avrm_rankmap_t *const *parents,
+                                   uint32_t nparents, const avrm_src_t *src, uint32_t n,
+                                   avrm_rankmap_t *out)
+{
+    if (!ctx || !parents || !src || !out || n == 0 || nparents == 0) return AVRM_ERR_ARG;
+    if (n > AVRM_MAX_WORLD) return AVRM_ERR_LIMIT;
+    for (uint32_t k = 0; k < nparents; k++)
+        if (!parents[k]) return AVRM_ERR_ARG;
+    for (uint32_t i = 0; i < n; i++)
+        if (src[i].parent >= nparents || (uint32_t) src[i].rank >= parents[src[i].parent]->size)
+            return AVRM_ERR_ARG;
+    avrm_rankmap_t m;
+    seq_t s = { .ctx = ctx, .parents = parents, .src = src };
+    return finish(ctx, build_general(ctx, &s, n, &m), &m, out);
+}
+
+avrm_status_t avrm_map_build_gpids(avrm_ctx_t *ctx, const avrm_gpid_t *gpids, uint32_t n,
+                                   avrm_rankmap_t *out)
+{
+    if (!ctx || !gpids || !out || n == 0) return AVRM_ERR_ARG;
+    if (n > AVRM_MAX_WORLD) return AVRM_ERR_LIMIT;
+    for (uint32_t i = 0; i < n; i++)
+        if (gpids[i].pgid >= ctx->navs || !ctx->avs[gpids[i].pgid] ||
+            gpids[i].lpid >= ctx->avs[gpids[i].pgid]->size)
+            return AVRM_ERR_ARG;
+    avrm_rankmap_t m;
+    seq_t s = { .ctx = ctx, .gpids = gpids };
+    return finish(ctx, build_general(ctx, &s, n, &m), &m, out);
+}

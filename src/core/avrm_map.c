@@ -1,0 +1,60 @@
+/* avrm_map.c - whole-group maps, dup, release, introspection (see avrm_rankmap.h). */
+#include <string.h>
+#include "avrm_mapi.h"
+
+avrm_status_t avrm_map_init_group(avrm_ctx_t *ctx, avrm_pgid_t pgid, avrm_rankmap_t *out)
+{
+    if (!ctx || !out || pgid >= ctx->navs || !ctx->avs[pgid]) return AVRM_ERR_ARG;
+    const avrm_av_t *av = ctx->avs[pgid];
+    avrm_rankmap_t m;
+    memset(&m, 0, sizeof(m));
+    m.mode = AVRM_MODE_DIRECT;
+    m.pgid = pgid;
+    m.size = av->size;
+    m.ents = av->entries;
+    avrm__map_count(ctx, &m, +1);
+    *out = m;
+    return AVRM_OK;
+}
+
+size_t avrm_map_table_bytes(const avrm_rankmap_t *m, int *shared)
+{
+    const avrm_table_t *t = m ? avrm__map_table(m) : NULL;
+    size_t b = 0;
+    if (t) b = m->mode == AVRM_MODE_MSEG ? t->bytes : (size_t) m->size * avrm__map_elem_bytes(m);
+    if (shared) *shared = t && t->refs > 1;
+    return b;
+}
+
+void avrm_map_dup(avrm_ctx_t *ctx, const avrm_rankmap_t *in, avrm_rankmap_t *out)
+{
+    avrm_rankmap_t m = *in;
+    avrm_table_t *t = avrm__map_table(&m);
+    if (t) avrm_table_ref(ctx, t, avrm_map_table_bytes(&m, NULL));
+    if (m.size) avrm__map_count(ctx, &m, +1);
+    *out = m;
+}
+
+void avrm_map_release(avrm_ctx_t *ctx, avrm_rankmap_t *m)
+{
+    if (!ctx || !m) return;
+    if (m->size) {
+        avrm_table_t *t = avrm__map_table(m);
+        if (t) avrm_table_unref(ctx, t, avrm_map_table_bytes(m, NULL));
+        avrm__map_count(ctx, m, -1);
+    }
+    memset(m, 0, sizeof(*m));
+    m->mode = AVRM_MODE_DIRECT;
+}
+
+const char *avrm_mode_name(avrm_mode_t mode)
+{
+    static const char *const names[AVRM_MODE_COUNT] = {
+        [AVRM_MODE_DIRECT] = "direct", [AVRM_MODE_OFFSET] = "offset",
+        [AVRM_MODE_STRIDE] = "stride", [AVRM_MODE_BLOCK] = "block",
+        [AVRM_MODE_EXCEPT] = "except", [AVRM_MODE_GRID] = "grid",
+        [AVRM_MODE_LUT] = "lut", [AVRM_MODE_LUT16] = "lut16",
+        [AVRM_MODE_MLUT] = "mlut", [AVRM_MODE_MSEG] = "mseg",
+    };
+    return (unsigned) mode < AVRM_MODE_COUNT ? names[mode] : "invalid";
+}

@@ -1,0 +1,245 @@
+/*
+ * test_errors.c - invalid input and injected allocation failures: every
+ * failing call returns its error and leaves its outputs and the stats
+ * untouched; AV and context basics; sizes of hot structs pinned.
+ */
+#include "tu_gen.h"
+#include "avrm_alloc.h"
+
+_Static_assert(sizeof(avrm_rankmap_t) == 48, "rank map is 48 bytes");
+_Static_assert(sizeof(avrm_ave_t) == 8, "AV entry is 8 bytes");
+
+static void test_sizes(void)
+{
+    CHECK(sizeof(avrm_rankmap_t) == 48);
+    CHECK(sizeof(avrm_ave_t) == 8);
+    CHECK(sizeof(avrm_gpid_t) == 8);
+    CHECK(sizeof(avrm_seg_t) == 12);
+    CHECK(sizeof(avrm_av_t) <= 64);
+}
+
+static void test_av_basics(void)
+{
+    avrm_params_t p = avrm_params_default();
+    p.computed_av = 1;
+    avrm_ctx_t *ctx = NULL;
+    CHECK(avrm_ctx_create(&p, &ctx) == AVRM_OK);
+    uint32_t list[] = { 2, 5, 9 };
+    avrm_av_params_t ap = { .size = 12, .pgid = 0, .nextra = 2, .computed = 1,
+                            .local = { .kind = AVRM_LOCAL_LIST, .count = 3, .list = list } };
+    avrm_av_t *av = NULL, *sentinel = (avrm_av_t *) 0x1;
+    CHECK(avrm_av_create(ctx, &ap, &av) == AVRM_OK && av->entries == NULL && av->computed);
+    list[0] = 3;                                              /* the list was copied */
+    CHECK(avrm_av_is_local(av, 2) && avrm_av_is_local(av, 9) && !avrm_av_is_local(av, 3));
+    CHECK(avrm_av_addr(av, 7) == 7);
+    uint64_t ex[2] = { 100, 200 };
+    CHECK(avrm_av_set(av, 4, 4, 0, ex) == AVRM_OK && avrm_av_extra(av, 4, 1) == 200);
+    CHECK(avrm_av_set(av, 4, 5, 0, ex) == AVRM_ERR_ARG);     /* computed: addr must be lpid */
+    avrm_stats_t st;
+    avrm_ctx_stats(ctx, &st);
+    CHECK(st.av_entry_bytes == 0 && st.av_side_bytes == 12 * 2 * 8);
+    avrm_av_t *dup = sentinel;
+    CHECK(avrm_av_create(ctx, &ap, &dup) == AVRM_ERR_ARG && dup == sentinel);   /* slot taken */
+    ap.size = 0;
+    ap.pgid = 1;
+    CHECK(avrm_av_create(ctx, &ap, &dup) == AVRM_ERR_ARG && dup == sentinel);
+    ap.size = AVRM_MAX_WORLD + 1;
+    CHECK(avrm_av_create(ctx, &ap, &dup) == AVRM_ERR_LIMIT && dup == sentinel);
+    /* a world map over a computed AV: address = lpid, locality from the list */
+    tmap_t w;
+    CHECK(avrm_map_init_group(ctx, 0, &w.m) == AVRM_OK);
+    CHECK(avrm_map_addr(ctx, &w.m, 11) == 11 && avrm_map_is_local(ctx, &w.m, 5) &&
+          !avrm_map_is_local(ctx, &w.m, 6));
+    avrm_map_release(ctx, &w.m);
+    CHECK(avrm_av_make_stored(ctx, av) == AVRM_OK && av->entries && !av->computed);
+    CHECK(avrm_av_addr(av, 7) == 7 && avrm_av_is_local(av, 5) && !avrm_av_is_local(av, 6));
+    CHECK(avrm_av_set(av, 4, 99, 1, NULL) == AVRM_OK && avrm_av_addr(av, 4) == 99 &&
+          avrm_av_is_local(av, 4));
+    CHECK(avrm_av_set(av, 12, 1, 0, NULL) == AVRM_ERR_ARG);
+    CHECK(avrm_av_set(av, 1, AVRM_AVE_MAX_ADDR + 1, 0, NULL) == AVRM_ERR_ARG);
+    /* cyclic / range locality */
+    ap = (avrm_av_params_t) { .size = 10, .pgid = 2, .computed = 1,
+                              .local = { .kind = AVRM_LOCAL_CYCLIC, .nnodes = 3, .node = 1 } };
+    CHECK(avrm_av_create(ctx, &ap, &av) == AVRM_OK && avrm_av_is_local(av, 4) &&
+          !avrm_av_is_local(av, 5));
+    ap.pgid = 3;
+    ap.local = (avrm_locality_t) { .kind = AVRM_LOCAL_RANGE, .first = 4, .count = 2 };
+    CHECK(avrm_av_create(ctx, &ap, &av) == AVRM_OK && avrm_av_is_local(av, 5) &&
+          !avrm_av_is_local(av, 6) && !avrm_av_is_local(av, 3));
+    ap.pgid = 4;
+    ap.local = (avrm_locality_t) { .kind = AVRM_LOCAL_CYCLIC, .nnodes = 0 };
+    CHECK(avrm_av_create(ctx, &ap, &av) == AVRM_ERR_ARG);
+    avrm_av_destroy(ctx, 2);
+    avrm_av_destroy(ctx, 3);
+    avrm_av_destroy(ctx, 0);
+    avrm_ctx_stats(ctx, &st);
+    CHECK(st.av_entry_bytes == 0 && st.av_side_bytes == 0);
+    avrm_ctx_destroy(ctx);
+}
+
+static void test_invalid_input(void)
+{
+    avrm_ctx_t *ctx = NULL;
+    avrm_ctx_create(NULL, &ctx);
+    tu_av(ctx, 0, 50);
+    tu_av(ctx, 1, 20);
+    tmap_t w;
+    tu_world(ctx, &w, 0);
+    avrm_rankmap_t out, sentinel;
+    memset(&sentinel, 0xa5, sizeof(sentinel));
+    out = sentinel;
+    avrm_stats_t s0, s1;
+    avrm_ctx_stats(ctx, &s0);
+    int32_t map[4] = { 1, 2, 50, 3 }, neg[2] = { 0, -1 }, ok[2] = { 0, 1 };
+    CHECK(avrm_map_build(ctx, &w.m, map, 4, &out) == AVRM_ERR_ARG);
+    CHECK(avrm_map_build(ctx, &w.m, neg, 2, &out) == AVRM_ERR_ARG);
+    CHECK(avrm_map_build(ctx, &w.m, ok, 0, &out) == AVRM_ERR_ARG);
+    CHECK(avrm_map_build(ctx, &w.m, NULL, 2, &out) == AVRM_ERR_ARG);
+    CHECK(avrm_map_build(ctx, NULL, ok, 2, &out) == AVRM_ERR_ARG);
+    CHECK(avrm_map_build(NULL, &w.m, ok, 2, &out) == AVRM_ERR_ARG);
+    CHECK(avrm_map_build(ctx, &w.m, ok, 2, NULL) == AVRM_ERR_ARG);
+    const avrm_rankmap_t *pars[2] = { &w.m, &w.m };
+    avrm_src_t bad1[2] = { { 0, 1 }, { 2, 0 } }, bad2[2] = { { 0, 1 }, { 1, 50 } };
+    CHECK(avrm_map_build_multi(ctx, pars, 2, bad1, 2, &out) == AVRM_ERR_ARG);
+    CHECK(avrm_map_build_multi(ctx, pars, 2, bad2, 2, &out) == AVRM_ERR_ARG);
+    CHECK(avrm_map_build_multi(ctx, pars, 0, bad2, 2, &out) == AVRM_ERR_ARG);
+    avrm_gpid_t g1[2] = { { 1, 0, 0 }, { 20, 1, 0 } }, g2[1] = { { 0, 2, 0 } }, g3[1] = { { 0, 9, 0 } };
+    CHECK(avrm_map_build_gpids(ctx, g1, 2, &out) == AVRM_ERR_ARG);
+    CHECK(avrm_map_build_gpids(ctx, g2, 1, &out) == AVRM_ERR_ARG);
+    CHECK(avrm_map_build_gpids(ctx, g3, 1, &out) == AVRM_ERR_ARG);
+    CHECK(avrm_map_build_gpids(ctx, g1, 0, &out) == AVRM_ERR_ARG);
+    CHECK(avrm_map_init_group(ctx, 5, &out) == AVRM_ERR_ARG);
+    CHECK(memcmp(&out, &sentinel, sizeof(out)) == 0);
+    avrm_ctx_stats(ctx, &s1);
+    CHECK(tu_stats_eq(&s0, &s1));
+    avrm_gpid_t gp;
+    CHECK(avrm_map_lpid_checked(ctx, &w.m, 50, &gp) == AVRM_ERR_ARG);
+    CHECK(avrm_map_lpid_checked(ctx, &w.m, -1, &gp) == AVRM_ERR_ARG);
+    CHECK(avrm_map_lpid_checked(ctx, &w.m, 7, &gp) == AVRM_OK && gp.lpid == 7 && gp.pgid == 0);
+    /* release leaves an empty map; releasing it again is harmless */
+    tu_release(ctx, &w);
+    CHECK(w.m.size == 0 && w.m.mode == AVRM_MODE_DIRECT);
+    avrm_map_release(ctx, &w.m);
+    avrm_ctx_stats(ctx, &s1);
+    CHECK(s1.map_bytes == 0 && s1.nmaps[AVRM_MODE_DIRECT] == 0);
+    avrm_ctx_destroy(ctx);
+}
+
+/* Call build(k) with the k-th allocation failing, for every k, until it
+ * succeeds without any failure: failures must be clean. */
+typedef avrm_status_t (*build_fn)(avrm_ctx_t *, tmap_t *, void *);
+
+static void fail_each(avrm_ctx_t *ctx, build_fn fn, void *arg)
+{
+    for (long k = 0;; k++) {
+        avrm_stats_t s0, s1;
+        avrm_ctx_stats(ctx, &s0);
+        tmap_t t;
+        avrm_rankmap_t sentinel;
+        memset(&sentinel, 0x5a, sizeof(sentinel));
+        t.m = sentinel;
+        avrm__alloc_fail_after(k);
+        avrm_status_t rc = fn(ctx, &t, arg);
+        long used = avrm__alloc_count();
+        avrm__alloc_fail_after(-1);
+        if (rc == AVRM_ERR_NOMEM) {
+            avrm_ctx_stats(ctx, &s1);
+            CHECK(memcmp(&t.m, &sentinel, sizeof(sentinel)) == 0);
+            CHECK(tu_stats_eq(&s0, &s1));
+            free(t.ref);
+            continue;
+        }
+        CHECK(rc == AVRM_OK);
+        if (rc == AVRM_OK) {
+            CHECK(tu_check(ctx, &t));
+            tu_release(ctx, &t);
+        }
+        if (used <= k) break;   /* no allocation failed: done */
+    }
+}
+
+struct barg { const tmap_t *par; const int32_t *map; uint32_t n; const avrm_rankmap_t *const *pars;
+              const avrm_src_t *src; const tmap_t *tp[2]; };
+
+static avrm_status_t b_single(avrm_ctx_t *ctx, tmap_t *t, void *a)
+{
+    struct barg *b = a;
+    t->n = b->n;
+    t->ref = malloc(b->n * sizeof(*t->ref));
+    for (uint32_t i = 0; i < b->n; i++) t->ref[i] = b->par->ref[b->map[i]];
+    return avrm_map_build(ctx, &b->par->m, b->map, b->n, &t->m);
+}
+
+static avrm_status_t b_multi(avrm_ctx_t *ctx, tmap_t *t, void *a)
+{
+    struct barg *b = a;
+    t->n = b->n;
+    t->ref = malloc(b->n * sizeof(*t->ref));
+    for (uint32_t i = 0; i < b->n; i++) t->ref[i] = b->tp[b->src[i].parent]->ref[b->src[i].rank];
+    return avrm_map_build_multi(ctx, b->pars, 2, b->src, b->n, &t->m);
+}
+
+static void test_alloc_failures(void)
+{
+    for (int share = 0; share < 2; share++) {
+        avrm_params_t p = avrm_params_default();
+        p.share_by_content = (uint8_t) share;
+        avrm_ctx_t *ctx = NULL;
+        avrm_ctx_t *sentinel = (avrm_ctx_t *) 0x2;
+        avrm__alloc_fail_after(0);
+        CHECK(avrm_ctx_create(&p, &sentinel) == AVRM_ERR_NOMEM && sentinel == (avrm_ctx_t *) 0x2);
+        avrm__alloc_fail_after(-1);
+        avrm_ctx_create(&p, &ctx);
+        for (long k = 0; k < 3; k++) {                        /* AV creation */
+            avrm_av_params_t ap = { .size = 100, .pgid = 0, .nextra = 1 };
+            avrm_av_t *av = (avrm_av_t *) 0x3;
+            avrm__alloc_fail_after(k);
+            CHECK(avrm_av_create(ctx, &ap, &av) == AVRM_ERR_NOMEM && av == (avrm_av_t *) 0x3);
+            avrm__alloc_fail_after(-1);
+            CHECK(ctx->navs == 0 || ctx->avs[0] == NULL);
+        }
+        tu_av(ctx, 0, 300);
+        tu_av(ctx, 1, 40);
+        tmap_t w, w1, lut;
+        tu_world(ctx, &w, 0);
+        tu_world(ctx, &w1, 1);
+        int32_t map[400];
+        tu_srand(5);
+        uint32_t n = tu_gen(G_PERM, 300, map);
+        struct barg b = { .par = &w, .map = map, .n = n };
+        fail_each(ctx, b_single, &b);                        /* lut16 */
+        CHECK(tu_build(ctx, &w, map, n, &lut));
+        fail_each(ctx, b_single, &b);                        /* same content again */
+        for (int i = 0; i < 100; i++) map[i] = 50 + i;
+        b = (struct barg) { .par = &lut, .map = map, .n = 100 };
+        fail_each(ctx, b_single, &b);                        /* slice */
+        n = tu_gen(G_DUP, 300, map);
+        b = (struct barg) { .par = &lut, .map = map, .n = n };
+        fail_each(ctx, b_single, &b);
+        const avrm_rankmap_t *pars[2] = { &w.m, &w1.m };
+        avrm_src_t src[340];
+        for (int v = 0; v < 2; v++) {                        /* mseg, mlut */
+            for (uint32_t i = 0; i < 340; i++)
+                src[i] = v ? (avrm_src_t) { i % 2, (int32_t) (i % 40) }
+                           : (avrm_src_t) { i >= 300, (int32_t) (i >= 300 ? i - 300 : i) };
+            b = (struct barg) { .n = 340, .pars = pars, .src = src, .tp = { &w, &w1 } };
+            fail_each(ctx, b_multi, &b);
+        }
+        tu_release(ctx, &lut);
+        tu_release(ctx, &w);
+        tu_release(ctx, &w1);
+        avrm_stats_t st;
+        avrm_ctx_stats(ctx, &st);
+        CHECK(st.ntables == 0 && st.map_bytes == 0 && st.index_bytes == 0);
+        avrm_ctx_destroy(ctx);
+    }
+}
+
+int main(void)
+{
+    RUN(test_sizes);
+    RUN(test_av_basics);
+    RUN(test_invalid_input);
+    RUN(test_alloc_failures);
+    return tu_finish();
+}

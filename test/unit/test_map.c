@@ -1,0 +1,428 @@
+/*
+ * test_map.c - rank maps against reference tables: expected modes for the
+ * paper's patterns and ours, every parent mode x every mapping kind (Table
+ * II and beyond), chains of builds, multi-parent maps, worlds up to 1M.
+ */
+#include "tu_gen.h"
+
+static avrm_ctx_t *new_ctx(const avrm_params_t *p, uint32_t w, uint32_t w1)
+{
+    avrm_ctx_t *ctx = NULL;
+    avrm_params_t d = avrm_params_default();
+    if (avrm_ctx_create(p ? p : &d, &ctx) != AVRM_OK) return NULL;
+    tu_av(ctx, 0, w);
+    if (w1) tu_av(ctx, 1, w1);
+    return ctx;
+}
+
+static int build_expect(avrm_ctx_t *ctx, const tmap_t *par, const int32_t *map, uint32_t n,
+                        tmap_t *out, avrm_mode_t mode)
+{
+    if (!tu_build(ctx, par, map, n, out)) return 0;
+    int ok = tu_check(ctx, out);
+    if (out->m.mode != mode) {
+        fprintf(stderr, "  expected %s got %s\n", avrm_mode_name(mode),
+                avrm_mode_name((avrm_mode_t) out->m.mode));
+        ok = 0;
+    }
+    return ok;
+}
+
+static void test_modes_regular(void)
+{
+    avrm_ctx_t *ctx = new_ctx(NULL, 1000, 0);
+    tmap_t w, a, b, c, d, e, f;
+    int32_t map[1000];
+    tu_world(ctx, &w, 0);
+    CHECK(w.m.mode == AVRM_MODE_DIRECT && tu_check(ctx, &w));
+    for (int i = 0; i < 100; i++) map[i] = 10 + i;
+    CHECK(build_expect(ctx, &w, map, 100, &a, AVRM_MODE_OFFSET));
+    for (int i = 0; i < 100; i++) map[i] = i;
+    CHECK(build_expect(ctx, &w, map, 100, &b, AVRM_MODE_DIRECT));
+    tu_release(ctx, &b);
+    for (int i = 0; i < 30; i++) map[i] = 3 * i + 1;           /* offset parent o stride */
+    CHECK(build_expect(ctx, &a, map, 30, &b, AVRM_MODE_STRIDE));
+    for (int i = 0; i < 10; i++) map[i] = 2 + 2 * i;           /* stride o stride */
+    CHECK(build_expect(ctx, &b, map, 10, &c, AVRM_MODE_STRIDE));
+    CHECK(c.m.u.reg.stride == 6);
+    for (int i = 0; i < 5; i++) map[i] = 2 + i;                /* stride o offset */
+    CHECK(build_expect(ctx, &c, map, 5, &d, AVRM_MODE_STRIDE));
+    tu_release(ctx, &d);
+    for (int i = 0; i < 1000; i++) map[i] = 999 - i;           /* reversed */
+    CHECK(build_expect(ctx, &w, map, 1000, &d, AVRM_MODE_STRIDE));
+    CHECK(d.m.u.reg.stride == -1);
+    for (int i = 0; i < 10; i++) map[i] = 2 * i;               /* reversed o stride */
+    CHECK(build_expect(ctx, &d, map, 10, &e, AVRM_MODE_STRIDE));
+    tu_release(ctx, &e);
+    int n = 0;
+    for (int q = 0; q < 1000; q++) if (q % 10 < 4) map[n++] = q;   /* blocks 4 of 10 */
+    CHECK(build_expect(ctx, &w, map, (uint32_t) n, &e, AVRM_MODE_BLOCK));
+    for (int i = 0; i < 40; i++) map[i] = 8 + i;               /* block o block-aligned offset */
+    CHECK(build_expect(ctx, &e, map, 40, &f, AVRM_MODE_BLOCK));
+    tu_release(ctx, &f);
+    for (int i = 0; i < 3; i++) map[i] = 5 + i;                /* inside one block */
+    CHECK(build_expect(ctx, &e, map, 3, &f, AVRM_MODE_OFFSET));
+    tu_release(ctx, &f);
+    for (int i = 0; i < 50; i++) map[i] = 4 * i + 1;           /* block o stride%B==0 */
+    CHECK(build_expect(ctx, &e, map, 50, &f, AVRM_MODE_STRIDE));
+    tu_release(ctx, &f);
+    for (int i = 0; i < 14; i++) map[i] = 4 * (i / 2) + i % 2;   /* stride parent o block */
+    CHECK(build_expect(ctx, &b, map, 14, &f, AVRM_MODE_GRID));
+    tu_release(ctx, &f);
+    for (int i = 0; i < 500; i++) map[i] = i < 250 ? 500 + i : i - 250;   /* half swap */
+    CHECK(build_expect(ctx, &w, map, 500, &f, AVRM_MODE_BLOCK));
+    tu_release(ctx, &f);
+    tmap_t *all[] = { &a, &b, &c, &d, &e, &w };
+    for (unsigned i = 0; i < 6; i++) tu_release(ctx, all[i]);
+    avrm_stats_t st;
+    avrm_ctx_stats(ctx, &st);
+    CHECK(st.map_bytes == 0 && st.table_bytes == 0 && st.ntables == 0);
+    avrm_ctx_destroy(ctx);
+}
+
+static void test_modes_except_grid(void)
+{
+    avrm_ctx_t *ctx = new_ctx(NULL, 16, 0);
+    tmap_t w, a, b;
+    int32_t map[4096] = { 1, 4, 8, 12 };                       /* paper Fig. 1 node roots */
+    tu_world(ctx, &w, 0);
+    CHECK(build_expect(ctx, &w, map, 4, &a, AVRM_MODE_EXCEPT));
+    CHECK(a.m.ndims == 1 && a.m.u.exc.ex_rank[0] == 0 && a.m.u.exc.ex_rank[1] == UINT32_MAX);
+    int32_t two[] = { 3, 2, 4, 6, 8, 10, 1 };                  /* two exceptions */
+    CHECK(build_expect(ctx, &w, two, 7, &b, AVRM_MODE_EXCEPT));
+    tu_release(ctx, &a);
+    tu_release(ctx, &b);
+    tu_release(ctx, &w);
+    avrm_ctx_destroy(ctx);
+
+    ctx = new_ctx(NULL, 512, 0);                               /* 8x8x8 */
+    tu_world(ctx, &w, 0);
+    uint32_t dims[3] = { 8, 8, 8 }, lo[3] = { 1, 2, 3 }, ext[3] = { 2, 3, 4 }, st[3] = { 1, 1, 1 };
+    uint32_t n = tu_subgrid(map, 3, dims, lo, ext, st);
+    CHECK(build_expect(ctx, &w, map, n, &a, AVRM_MODE_GRID));
+    CHECK(a.m.ndims == 3);
+    uint32_t st2[3] = { 2, 1, 2 }, ext2[3] = { 3, 2, 2 };      /* stepped sub-block */
+    n = tu_subgrid(map, 3, dims, lo, ext2, st2);
+    CHECK(build_expect(ctx, &w, map, n, &b, AVRM_MODE_GRID));
+    tu_release(ctx, &b);
+    uint32_t ext3[3] = { 1, 3, 4 };                            /* cart_sub plane: a block */
+    n = tu_subgrid(map, 3, dims, lo, ext3, st);
+    CHECK(build_expect(ctx, &w, map, n, &b, AVRM_MODE_BLOCK));
+    tu_release(ctx, &b);
+    tu_release(ctx, &a);
+    tu_release(ctx, &w);
+    avrm_ctx_destroy(ctx);
+
+    ctx = new_ctx(NULL, 1296, 0);                              /* 6x6x6x6 */
+    tu_world(ctx, &w, 0);
+    uint32_t d4[4] = { 6, 6, 6, 6 }, l4[4] = { 1, 0, 2, 1 }, e4[4] = { 2, 3, 2, 3 },
+             s4[4] = { 1, 1, 2, 1 };
+    n = tu_subgrid(map, 4, d4, l4, e4, s4);
+    CHECK(build_expect(ctx, &w, map, n, &a, AVRM_MODE_GRID));
+    CHECK(a.m.ndims == 4);
+    tu_release(ctx, &a);
+    avrm_stats_t sts;
+    avrm_ctx_stats(ctx, &sts);
+    CHECK(sts.ntables == 0);
+    tu_release(ctx, &w);
+    /* the world grids were registered with the world AV */
+    CHECK(ctx->ngrids == 3 && ctx->grids[1].ndims == 3);
+    CHECK(avrm_ctx_add_grid(ctx, 2, (uint32_t[]) { 36, 36 }) == AVRM_OK);
+    CHECK(avrm_ctx_add_grid(ctx, 2, (uint32_t[]) { 36, 35 }) == AVRM_ERR_ARG);
+    avrm_ctx_destroy(ctx);
+}
+
+static void test_modes_tables(void)
+{
+    avrm_params_t p = avrm_params_default();
+    for (int lut16 = 1; lut16 >= 0; lut16--) {
+        p.enable_lut16 = (uint8_t) lut16;
+        avrm_ctx_t *ctx = new_ctx(&p, 720, 0);
+        tmap_t w, a, b, c, d;
+        int32_t map[720];
+        avrm_stats_t s0, s1;
+        tu_world(ctx, &w, 0);
+        tu_srand(7);
+        uint32_t n = tu_gen(G_PERM, 720, map);
+        avrm_mode_t lm = lut16 ? AVRM_MODE_LUT16 : AVRM_MODE_LUT;
+        CHECK(build_expect(ctx, &w, map, n, &a, lm));
+        avrm_ctx_stats(ctx, &s0);
+        CHECK(s0.ntables == 1 && s0.table_shared_bytes == 0);
+        CHECK(build_expect(ctx, &w, map, n, &b, lm));          /* same content: shared */
+        avrm_ctx_stats(ctx, &s1);
+        int sh = 0;
+        size_t tb = avrm_map_table_bytes(&b.m, &sh);
+        CHECK(s1.ntables == 1 && sh && s1.table_shared_bytes == tb && s1.index_bytes > 0);
+        for (int i = 0; i < 100; i++) map[i] = 300 + i;       /* lut o offset: slice */
+        CHECK(build_expect(ctx, &a, map, 100, &c, lm));
+        CHECK(c.m.u.lut.tbl == a.m.u.lut.tbl);
+        avrm_ctx_stats(ctx, &s1);
+        CHECK(s1.ntables == 1 && s1.table_shared_bytes == tb + avrm_map_table_bytes(&c.m, NULL));
+        avrm_map_dup(ctx, &c.m, &d.m);
+        d.n = c.n;
+        d.ref = malloc(c.n * sizeof(*d.ref));
+        memcpy(d.ref, c.ref, c.n * sizeof(*d.ref));
+        CHECK(tu_check(ctx, &d));
+        tu_release(ctx, &a);
+        tu_release(ctx, &b);
+        CHECK(tu_check(ctx, &c) && tu_check(ctx, &d));
+        tu_release(ctx, &c);
+        tu_release(ctx, &d);
+        tu_release(ctx, &w);
+        avrm_ctx_stats(ctx, &s1);
+        CHECK(s1.ntables == 0 && s1.table_bytes == 0 && s1.table_shared_bytes == 0 &&
+              s1.index_bytes == 0 && s1.map_bytes == 0);
+        avrm_ctx_destroy(ctx);
+    }
+}
+
+static void test_multi(void)
+{
+    avrm_ctx_t *ctx = new_ctx(NULL, 100, 60);
+    tmap_t w0, w1, m, s, t;
+    tu_world(ctx, &w0, 0);
+    tu_world(ctx, &w1, 1);
+    const avrm_rankmap_t *pars[2] = { &w0.m, &w1.m };
+    avrm_src_t src[160];
+    avrm_gpid_t ref[160];
+    /* concatenation (intercomm merge): MSEG without lut */
+    for (uint32_t i = 0; i < 160; i++) {
+        src[i] = i < 100 ? (avrm_src_t) { 0, (int32_t) i } : (avrm_src_t) { 1, (int32_t) (i - 100) };
+        ref[i] = (avrm_gpid_t) { .lpid = i < 100 ? i : i - 100, .pgid = i < 100 ? 0 : 1 };
+    }
+    m.n = 160;
+    m.ref = ref;
+    CHECK(avrm_map_build_multi(ctx, pars, 2, src, 160, &m.m) == AVRM_OK);
+    CHECK(m.m.mode == AVRM_MODE_MSEG && m.m.u.mseg.lut == NULL && m.m.u.mseg.nsegs == 2);
+    CHECK(tu_check(ctx, &m));
+    /* child of the merged map: second half of world then all of group 1 */
+    int32_t map[160];
+    for (int i = 0; i < 110; i++) map[i] = 50 + i;
+    CHECK(tu_build(ctx, &m, map, 110, &s) && s.m.mode == AVRM_MODE_MSEG && tu_check(ctx, &s));
+    tu_release(ctx, &s);
+    for (int i = 0; i < 50; i++) map[i] = 100 + i;             /* only group 1 */
+    CHECK(tu_build(ctx, &m, map, 50, &s) && s.m.mode == AVRM_MODE_DIRECT && s.m.pgid == 1 &&
+          tu_check(ctx, &s));
+    tu_release(ctx, &s);
+    avrm_map_release(ctx, &m.m);
+    /* interleaved and permuted: MLUT, and a slice of it */
+    tu_srand(11);
+    for (uint32_t i = 0; i < 160; i++) {
+        uint32_t g = i % 2 ? 1 : 0, r = i / 2 % (g ? 60 : 100);
+        if (i > 120) { g = 0; r = tu_below(100); }
+        src[i] = (avrm_src_t) { g, (int32_t) r };
+        ref[i] = (avrm_gpid_t) { .lpid = r, .pgid = (avrm_pgid_t) g };
+    }
+    CHECK(avrm_map_build_multi(ctx, pars, 2, src, 160, &m.m) == AVRM_OK);
+    CHECK(m.m.mode == AVRM_MODE_MLUT && tu_check(ctx, &m));
+    for (int i = 0; i < 60; i++) map[i] = 10 + i;
+    CHECK(tu_build(ctx, &m, map, 60, &s) && s.m.mode == AVRM_MODE_MLUT &&
+          s.m.u.lut.tbl == m.m.u.lut.tbl && tu_check(ctx, &s));
+    for (int i = 0; i < 30; i++) map[i] = 130 + i;             /* slice inside one group */
+    CHECK(tu_build(ctx, &m, map, 30, &t) && t.m.mode == AVRM_MODE_LUT16 && tu_check(ctx, &t));
+    tu_release(ctx, &s);
+    tu_release(ctx, &t);
+    avrm_map_release(ctx, &m.m);
+    /* gpids: a regular remote group */
+    for (uint32_t i = 0; i < 30; i++) ref[i] = (avrm_gpid_t) { .lpid = 2 * i + 1, .pgid = 1 };
+    CHECK(avrm_map_build_gpids(ctx, ref, 30, &m.m) == AVRM_OK && m.m.mode == AVRM_MODE_STRIDE);
+    m.n = 30;
+    CHECK(tu_check(ctx, &m));
+    avrm_map_release(ctx, &m.m);
+    /* multi with runs of reordered lpids: MSEG with lut */
+    for (uint32_t i = 0; i < 160; i++) {
+        uint32_t g = i < 100 ? 0 : 1, r = g ? (i - 100) * 7 % 60 : (i * 13) % 100;
+        src[i] = (avrm_src_t) { g, (int32_t) r };
+        ref[i] = (avrm_gpid_t) { .lpid = r, .pgid = (avrm_pgid_t) g };
+    }
+    m.n = 160;
+    CHECK(avrm_map_build_multi(ctx, pars, 2, src, 160, &m.m) == AVRM_OK);
+    CHECK(m.m.mode == AVRM_MODE_MSEG && m.m.u.mseg.lut != NULL && tu_check(ctx, &m));
+    avrm_map_release(ctx, &m.m);
+    tu_release(ctx, &w0);
+    tu_release(ctx, &w1);
+    avrm_stats_t st;
+    avrm_ctx_stats(ctx, &st);
+    CHECK(st.ntables == 0 && st.map_bytes == 0 && st.table_shared_bytes == 0);
+    avrm_ctx_destroy(ctx);
+}
+
+/* One parent of each mode over a world of w (pg 1 of size w1 for the
+ * multi-group ones); returns how many were made. */
+static int make_parents(avrm_ctx_t *ctx, uint32_t w, tmap_t *p)
+{
+    int k = 0;
+    int32_t *map = malloc((size_t) 2 * w * sizeof(int32_t));
+    tu_world(ctx, &p[k++], 0);                                  /* direct */
+    uint32_t n;
+    for (n = 0; n < w - 7; n++) map[n] = (int32_t) (n + 5);
+    k += tu_build(ctx, &p[0], map, n, &p[k]);                   /* offset */
+    for (n = 0; 3 * n + 2 < w; n++) map[n] = (int32_t) (3 * n + 2);
+    k += tu_build(ctx, &p[0], map, n, &p[k]);                   /* stride */
+    for (n = 0; n < w; n++) map[n] = (int32_t) (w - 1 - n);
+    k += tu_build(ctx, &p[0], map, n, &p[k]);                   /* negative stride */
+    n = 0;
+    for (uint32_t q = 1; q < w; q++) if ((q - 1) % 6 < 4) map[n++] = (int32_t) q;
+    k += tu_build(ctx, &p[0], map, n, &p[k]);                   /* block */
+    for (n = 0; 4 * n < w; n++) map[n] = (int32_t) (4 * n);
+    map[0] = 1;
+    k += tu_build(ctx, &p[0], map, n, &p[k]);                   /* except */
+    uint32_t dims[3], lo[3] = { 0, 1, 1 }, ext[3], st[3] = { 1, 1, 1 };
+    tu_dims(w, 3, dims);
+    for (int d = 0; d < 3; d++) ext[d] = dims[d] > 2 ? dims[d] - 1 - (d > 0) : 1;
+    n = tu_subgrid(map, 3, dims, lo, ext, st);
+    k += tu_build(ctx, &p[0], map, n, &p[k]);                   /* grid */
+    n = tu_gen(G_PERM, w, map);
+    k += tu_build(ctx, &p[0], map, n, &p[k]);                   /* lut16 / lut */
+    /* multi: world + group 1 interleaved (mlut) and concatenated (mseg) */
+    const avrm_rankmap_t *pars[2] = { &p[0].m, NULL };
+    tmap_t g1;
+    tu_world(ctx, &g1, 1);
+    pars[1] = &g1.m;
+    avrm_src_t *src = malloc((size_t) (w + g1.n) * sizeof(*src));
+    for (int variant = 0; variant < 2; variant++) {
+        tmap_t *t = &p[k];
+        t->n = w + g1.n;
+        t->ref = malloc(t->n * sizeof(*t->ref));
+        for (uint32_t i = 0; i < t->n; i++) {
+            uint32_t g, r;
+            if (variant == 0) { g = tu_below(2); r = tu_below(g ? g1.n : w); }
+            else { g = i >= w; r = g ? i - w : (i * 7 + 3) % w; }
+            src[i] = (avrm_src_t) { g, (int32_t) r };
+            t->ref[i] = (avrm_gpid_t) { .lpid = r, .pgid = (avrm_pgid_t) g };
+        }
+        if (avrm_map_build_multi(ctx, pars, 2, src, t->n, &t->m) == AVRM_OK) k++;
+        else free(t->ref);
+    }
+    free(src);
+    tu_release(ctx, &g1);
+    free(map);
+    return k;
+}
+
+/* Every parent mode x every mapping kind, then two more generations. */
+static void test_table2_matrix(void)
+{
+    avrm_params_t prm[3] = { avrm_params_default(), avrm_params_default(), { 0 } };
+    prm[1].enable_lut16 = 0;
+    prm[1].enable_mseg = 0;
+    prm[1].share_by_content = 0;
+    uint32_t sizes[] = { 720, 70000 };
+    for (int pi = 0; pi < 3; pi++)
+        for (int si = 0; si < 2; si++) {
+            uint32_t w = sizes[si];
+            avrm_ctx_t *ctx = new_ctx(&prm[pi], w, 97);
+            avrm_stats_t base;
+            avrm_ctx_stats(ctx, &base);
+            tmap_t par[16];
+            int np = make_parents(ctx, w, par);
+            CHECK(np == 10);
+            int32_t *map = malloc((size_t) 2 * (w + 97) * sizeof(int32_t));
+            int seen[AVRM_MODE_COUNT] = { 0 };
+            for (int i = 0; i < np; i++) {
+                seen[par[i].m.mode] = 1;
+                CHECK(tu_check(ctx, &par[i]));
+                for (int g = 0; g < G_COUNT; g++) {
+                    tu_srand((unsigned long) (pi * 1000 + si * 100 + i * 20 + g));
+                    tmap_t c1, c2, c3;
+                    uint32_t n = tu_gen(g, par[i].n, map);
+                    if (!tu_build(ctx, &par[i], map, n, &c1)) { CHECK(0); continue; }
+                    seen[c1.m.mode] = 1;
+                    if (!tu_check(ctx, &c1)) {
+                        CHECK(0);
+                        fprintf(stderr, "  parent %s x %s\n",
+                                avrm_mode_name((avrm_mode_t) par[i].m.mode), tu_gen_names[g]);
+                    }
+                    n = tu_gen((int) tu_below(G_COUNT), c1.n, map);
+                    CHECK(tu_build(ctx, &c1, map, n, &c2) && tu_check(ctx, &c2));
+                    n = tu_gen((int) tu_below(G_COUNT), c2.n, map);
+                    CHECK(tu_build(ctx, &c2, map, n, &c3) && tu_check(ctx, &c3));
+                    seen[c2.m.mode] = seen[c3.m.mode] = 1;
+                    tu_release(ctx, &c2);
+                    tu_release(ctx, &c1);
+                    tu_release(ctx, &c3);
+                }
+            }
+            if (pi == 0)
+                for (int md = AVRM_MODE_DIRECT; md < AVRM_MODE_COUNT; md++)
+                    if (md != (si ? AVRM_MODE_LUT16 : AVRM_MODE_LUT) && md != AVRM_MODE_MLUT &&
+                        !seen[md]) {
+                        fprintf(stderr, "  mode %s never produced (size %u)\n",
+                                avrm_mode_name((avrm_mode_t) md), w);
+                        CHECK(0);
+                    }
+            for (int i = np; i-- > 0;) tu_release(ctx, &par[i]);
+            avrm_stats_t end;
+            avrm_ctx_stats(ctx, &end);
+            CHECK(tu_stats_eq(&base, &end));
+            free(map);
+            avrm_ctx_destroy(ctx);
+        }
+}
+
+static void test_world_1m(void)
+{
+    const uint32_t W = 1u << 20;
+    avrm_ctx_t *ctx = new_ctx(NULL, W, 0);
+    tmap_t w, c;
+    int32_t *map = malloc(W * sizeof(int32_t));
+    tu_world(ctx, &w, 0);
+    uint32_t n;
+    for (n = 0; n < W / 2; n++) map[n] = (int32_t) (W / 2 + n);
+    CHECK(build_expect(ctx, &w, map, n, &c, AVRM_MODE_OFFSET));
+    tu_release(ctx, &c);
+    for (n = 0; n < W / 16; n++) map[n] = (int32_t) (16 * n + 3);
+    CHECK(build_expect(ctx, &w, map, n, &c, AVRM_MODE_STRIDE));
+    tu_release(ctx, &c);
+    n = 0;
+    for (uint32_t q = 0; q < W; q++) if (q % 64 < 48) map[n++] = (int32_t) q;
+    CHECK(build_expect(ctx, &w, map, n, &c, AVRM_MODE_BLOCK));
+    tu_release(ctx, &c);
+    uint32_t dims[3], lo[3] = { 3, 5, 7 }, ext[3] = { 50, 60, 40 }, st[3] = { 1, 1, 1 };
+    tu_dims(W, 3, dims);
+    n = tu_subgrid(map, 3, dims, lo, ext, st);
+    CHECK(build_expect(ctx, &w, map, n, &c, AVRM_MODE_GRID));
+    tu_release(ctx, &c);
+    tu_srand(1);
+    n = tu_gen(G_PERM, W, map);
+    CHECK(build_expect(ctx, &w, map, n, &c, AVRM_MODE_LUT));
+    tmap_t d;
+    for (n = 0; n < W / 2; n++) map[n] = (int32_t) (W / 4 + n);
+    CHECK(build_expect(ctx, &c, map, n, &d, AVRM_MODE_LUT));
+    tu_release(ctx, &d);
+    tu_release(ctx, &c);
+    tu_release(ctx, &w);
+    free(map);
+    avrm_ctx_destroy(ctx);
+}
+
+/* The checker must be able to fail: a corrupted map is detected. */
+static void test_checker_detects_corruption(void)
+{
+    avrm_ctx_t *ctx = new_ctx(NULL, 100, 0);
+    tmap_t w, c;
+    int32_t map[50];
+    tu_world(ctx, &w, 0);
+    for (int i = 0; i < 50; i++) map[i] = 2 * i;
+    CHECK(tu_build(ctx, &w, map, 50, &c) && c.m.mode == AVRM_MODE_STRIDE);
+    c.m.u.reg.stride = 3;                                      /* corrupt */
+    CHECK(tu_mismatches(ctx, &c.m, c.ref, c.n) > 0);
+    c.m.u.reg.stride = 2;
+    c.ref[49].lpid = 1;                                        /* corrupt the reference */
+    CHECK(tu_mismatches(ctx, &c.m, c.ref, c.n) == 1);
+    tu_release(ctx, &c);
+    tu_release(ctx, &w);
+    avrm_ctx_destroy(ctx);
+}
+
+int main(void)
+{
+    RUN(test_checker_detects_corruption);
+    RUN(test_modes_regular);
+    RUN(test_modes_except_grid);
+    RUN(test_modes_tables);
+    RUN(test_multi);
+    RUN(test_table2_matrix);
+    RUN(test_world_1m);
+    return tu_finish();
+}

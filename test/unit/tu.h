@@ -1,0 +1,127 @@
+/*
+ * tu.h - unit-test helpers: a tiny runner, a reference world and the
+ * checker that compares every rank of a map with a plain reference table.
+ * Tests use only the public API (plus the allocation hook of avrm_alloc.h).
+ */
+#ifndef TU_H
+#define TU_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "avrm/avrm.h"
+
+static int tu_pass, tu_fail, tu_case_fail;
+static unsigned long tu_seed;
+
+#define CHECK(c) do { if (!(c)) { tu_case_fail++; \
+    if (tu_case_fail < 6) fprintf(stderr, "  %s:%d: CHECK(%s) failed (seed %lu)\n", \
+                                  __FILE__, __LINE__, #c, tu_seed); } } while (0)
+
+#define RUN(fn) do { tu_case_fail = 0; fn(); \
+    if (tu_case_fail) { tu_fail++; printf("FAIL: %s\n", #fn); } \
+    else { tu_pass++; printf("PASS: %s\n", #fn); } fflush(stdout); } while (0)
+
+static inline int tu_finish(void)
+{
+    printf("%d passed, %d failed\n", tu_pass, tu_fail);
+    return tu_fail ? 1 : 0;
+}
+
+/* xorshift64*: deterministic random numbers */
+static uint64_t tu_rs = 88172645463325252ull;
+static inline uint64_t tu_rand(void)
+{
+    tu_rs ^= tu_rs >> 12; tu_rs ^= tu_rs << 25; tu_rs ^= tu_rs >> 27;
+    return tu_rs * 2685821657736338717ull;
+}
+static inline uint32_t tu_below(uint32_t n) { return n ? (uint32_t) (tu_rand() % n) : 0; }
+static inline void tu_srand(unsigned long s) { tu_seed = s; tu_rs = s * 2654435761ull + 1; }
+
+/* Reference addresses: independent of the library. */
+static inline uint64_t tu_addr(avrm_pgid_t g, avrm_lpid_t l)
+{
+    return ((uint64_t) l * 2654435761u + (uint64_t) g * 1000003u + 17) & ((1ull << 62) - 1);
+}
+static inline int tu_local(avrm_pgid_t g, avrm_lpid_t l) { return (l + g) % 3 == 0; }
+
+/* Create stored AV pgid of size n, filled with the reference addresses. */
+static inline avrm_av_t *tu_av(avrm_ctx_t *ctx, avrm_pgid_t g, uint32_t n)
+{
+    avrm_av_params_t p = { .size = n, .pgid = g };
+    avrm_av_t *av = NULL;
+    if (avrm_av_create(ctx, &p, &av) != AVRM_OK) return NULL;
+    for (uint32_t l = 0; l < n; l++)
+        avrm_av_set(av, l, tu_addr(g, l), tu_local(g, l), NULL);
+    return av;
+}
+
+/* A map with its reference table. */
+typedef struct tmap {
+    avrm_rankmap_t m;
+    avrm_gpid_t *ref;
+    uint32_t n;
+} tmap_t;
+
+/* Mismatches of m against ref (every rank: gpid, address, locality). */
+static inline size_t tu_mismatches(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
+                                   const avrm_gpid_t *ref, uint32_t n)
+{
+    size_t bad = 0;
+    if (m->size != n) return (size_t) -1;
+    for (uint32_t r = 0; r < n; r++) {
+        avrm_pgid_t g;
+        avrm_lpid_t l = avrm_map_lpid(ctx, m, r, &g);
+        if (l != ref[r].lpid || g != ref[r].pgid) { bad++; continue; }
+        if (avrm_map_addr(ctx, m, r) != tu_addr(g, l)) bad++;
+        else if (avrm_map_is_local(ctx, m, r) != tu_local(g, l)) bad++;
+    }
+    return bad;
+}
+
+static inline int tu_check(const avrm_ctx_t *ctx, const tmap_t *t)
+{
+    size_t bad = tu_mismatches(ctx, &t->m, t->ref, t->n);
+    if (bad)
+        fprintf(stderr, "  map mode %s size %u: %zu ranks wrong (seed %lu)\n",
+                avrm_mode_name((avrm_mode_t) t->m.mode), t->n, bad, tu_seed);
+    return bad == 0;
+}
+
+/* Build child of parent by mapping; reference computed from parent's ref. */
+static inline int tu_build(avrm_ctx_t *ctx, const tmap_t *par, const int32_t *map, uint32_t n,
+                           tmap_t *out)
+{
+    out->ref = malloc((size_t) n * sizeof(avrm_gpid_t));
+    out->n = n;
+    for (uint32_t i = 0; i < n; i++) out->ref[i] = par->ref[map[i]];
+    avrm_status_t rc = avrm_map_build(ctx, &par->m, map, n, &out->m);
+    if (rc != AVRM_OK) {
+        free(out->ref);
+        out->ref = NULL;
+        return 0;
+    }
+    return 1;
+}
+
+static inline void tu_release(avrm_ctx_t *ctx, tmap_t *t)
+{
+    avrm_map_release(ctx, &t->m);
+    free(t->ref);
+    t->ref = NULL;
+}
+
+static inline void tu_world(avrm_ctx_t *ctx, tmap_t *w, avrm_pgid_t g)
+{
+    avrm_map_init_group(ctx, g, &w->m);
+    w->n = w->m.size;
+    w->ref = malloc((size_t) w->n * sizeof(avrm_gpid_t));
+    for (uint32_t i = 0; i < w->n; i++) w->ref[i] = (avrm_gpid_t) { .lpid = i, .pgid = g };
+}
+
+static inline int tu_stats_eq(const avrm_stats_t *a, const avrm_stats_t *b)
+{
+    return memcmp(a, b, sizeof(*a)) == 0;
+}
+
+#endif /* TU_H */
