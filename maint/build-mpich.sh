@@ -50,6 +50,13 @@ opts="--prefix=$prefix --with-device=ch4:ofi --with-libfabric=/usr --with-hwloc=
       --enable-romio --disable-doc --enable-g=none --enable-fast=O2
       ${AVRM_MPICH_CONFIGURE_EXTRA:-}"
 opts=$(echo $opts)   # one line for eval
+# MPICH's configure adds `pkg-config --static --libs libfabric` to libmpi's link;
+# Debian's libfabric.pc lists static-only deps there (psm, rdmacm, efa...) whose
+# shared dev links are not installed. Give configure a copy without them.
+pcdir=$bdir/pkgconfig; mkdir -p "$pcdir"
+syspc=$(pkg-config --variable=pcfiledir libfabric 2>/dev/null)/libfabric.pc
+[ -f "$syspc" ] && sed 's/^Libs.private:.*/Libs.private:/' "$syspc" > "$pcdir/libfabric.pc"
+export PKG_CONFIG_PATH=$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 if [ ! -f "$obj/config.status" ]; then
     mkdir -p "$obj"; log "configure"
     t0=$(date +%s)
