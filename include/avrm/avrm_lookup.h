@@ -8,34 +8,53 @@
  * Preconditions: r < m->size (the MPI layer validates ranks; use
  * avrm_map_lpid_checked() where it does not). No allocation, no call.
  *
- * Cost (x86_64 gcc 12 -O2, instructions of avrm_map_addr incl. dispatch,
- * measured with callgrind on a noinline wrapper, minus its ret and two
- * argument moves; core author's measurement, bench/ has the official one):
- *   direct/offset 9, stride 15, block 18 (one div), except 19,
- *   grid 3-d 38, lut/lut16 15, mlut 20, mseg (2 segments) 40.
- * Targets (<= 7 direct/offset, <= 11 others) are not reached yet: the
- * computed-AV test (ents == NULL) costs 2 on every path, and the switch
- * jump table 4.
+ * Cost: instructions per avrm_map_addr() inlined in a loop, x86_64 gcc 12
+ * -O2, measured with callgrind by bench/run-core.sh (loop minus empty loop):
+ *   stored AV:   direct 7, offset 7, lut 10, stride 12, lut16 20, block 23,
+ *                except 23, mlut 25, grid (3-d) 42, mseg 44
+ *   computed AV: direct 15, stride 16 (generic path + computed test)
+ * direct/offset/lut/stride over a stored AV take the hot-path classes
+ * (avrm_path_t) and never reach the switch; the others pay the class tests
+ * (6), the PIC jump table (5) and the computed-AV test (2).
  */
 #ifndef AVRM_LOOKUP_H
 #define AVRM_LOOKUP_H
 
 #include "avrm_av.h"
 
-static inline avrm_lpid_t avrm_map_locate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
+/* The fast path is always inlined (MPICH CH4 inlines its rank->address
+ * translation the same way); an outlined call costs more than most modes. */
+#define AVRM_INLINE static inline __attribute__((always_inline))
+
+/* Per-mode lpid formulas: the only definitions, shared by the hot-path
+ * classes below and by the mode switch. */
+AVRM_INLINE avrm_lpid_t avrm__lpid_offset(const avrm_rankmap_t *m, uint32_t r)
+{
+    return (uint32_t) m->u.reg.offset + r;                 /* DIRECT: offset 0 */
+}
+AVRM_INLINE avrm_lpid_t avrm__lpid_stride(const avrm_rankmap_t *m, uint32_t r)
+{
+    return (uint32_t) m->u.reg.offset + r * (uint32_t) m->u.reg.stride;   /* mod 2^32 */
+}
+AVRM_INLINE avrm_lpid_t avrm__lpid_lut(const avrm_rankmap_t *m, uint32_t r)
+{
+    return ((const avrm_lpid_t *) m->u.lut.v)[r];
+}
+
+/* The mode switch: rank -> lpid, with the rank's group and that AV's entry
+ * array (NULL: computed AV, address == lpid). */
+AVRM_INLINE avrm_lpid_t avrm_map_locate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
                                           uint32_t r, avrm_pgid_t *pgid,
                                           const avrm_ave_t **ents)
 {
     *pgid = m->pgid;
     *ents = m->ents;
-    if (__builtin_expect(m->mode <= AVRM_MODE_OFFSET, 1))   /* DIRECT has offset 0 */
-        return (uint32_t) m->u.reg.offset + r;
     switch ((avrm_mode_t) m->mode) {
     case AVRM_MODE_DIRECT:
     case AVRM_MODE_OFFSET:
-        break;    /* handled above */
+        return avrm__lpid_offset(m, r);
     case AVRM_MODE_STRIDE:
-        return (uint32_t) m->u.reg.offset + r * (uint32_t) m->u.reg.stride;
+        return avrm__lpid_stride(m, r);
     case AVRM_MODE_BLOCK:
         return (uint32_t) m->u.reg.offset + (r / m->u.reg.bs) * (uint32_t) m->u.reg.stride
                + r % m->u.reg.bs;
@@ -45,14 +64,14 @@ static inline avrm_lpid_t avrm_map_locate(const avrm_ctx_t *ctx, const avrm_rank
         return (uint32_t) m->u.exc.offset + r * (uint32_t) m->u.exc.stride;
     case AVRM_MODE_GRID: {
         avrm_lpid_t l = m->u.grid.base;
-        for (int d = m->ndims - 1; d > 0; d--) {
+        for (int d = m->u.grid.ndims - 1; d > 0; d--) {
             l += (r % m->u.grid.ext[d]) * m->u.grid.wstride[d];
             r /= m->u.grid.ext[d];
         }
         return l + r * m->u.grid.wstride[0];
     }
     case AVRM_MODE_LUT:
-        return ((const avrm_lpid_t *) m->u.lut.v)[r];
+        return avrm__lpid_lut(m, r);
     case AVRM_MODE_LUT16:
         return ((const uint16_t *) m->u.lut.v)[r];
     case AVRM_MODE_MLUT: {
@@ -80,7 +99,7 @@ static inline avrm_lpid_t avrm_map_locate(const avrm_ctx_t *ctx, const avrm_rank
 }
 
 /* rank -> (pgid, lpid): for group operations. */
-static inline avrm_lpid_t avrm_map_lpid(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
+AVRM_INLINE avrm_lpid_t avrm_map_lpid(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
                                         uint32_t r, avrm_pgid_t *pgid)
 {
     const avrm_ave_t *e;
@@ -88,8 +107,16 @@ static inline avrm_lpid_t avrm_map_lpid(const avrm_ctx_t *ctx, const avrm_rankma
 }
 
 /* rank -> network address word (libfabric fi_addr_t): the send/put path. */
-static inline uint64_t avrm_map_addr(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint32_t r)
+AVRM_INLINE uint64_t avrm_map_addr(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint32_t r)
 {
+    /* hot-path classes first: no jump table, no computed-AV test */
+    int p = m->path;
+    if (__builtin_expect(p == AVRM_PATH_OFFSET, 1))
+        return avrm_ave_addr(m->ents[avrm__lpid_offset(m, r)]);
+    if (p < 0)                                               /* AVRM_PATH_LUT */
+        return avrm_ave_addr(m->ents[avrm__lpid_lut(m, r)]);
+    if (p == AVRM_PATH_STRIDE)
+        return avrm_ave_addr(m->ents[avrm__lpid_stride(m, r)]);
     avrm_pgid_t g;
     const avrm_ave_t *e;
     avrm_lpid_t l = avrm_map_locate(ctx, m, r, &g, &e);
@@ -97,7 +124,7 @@ static inline uint64_t avrm_map_addr(const avrm_ctx_t *ctx, const avrm_rankmap_t
 }
 
 /* rank -> is the peer on this node (shared-memory transport)? */
-static inline int avrm_map_is_local(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint32_t r)
+AVRM_INLINE int avrm_map_is_local(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint32_t r)
 {
     avrm_pgid_t g;
     const avrm_ave_t *e;

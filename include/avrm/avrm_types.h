@@ -98,8 +98,7 @@ typedef struct avrm_av {
     uint8_t         computed;
 } avrm_av_t;
 
-/* Rank-map modes. DIRECT and OFFSET come first: avrm_map_locate() tests
- * `mode <= AVRM_MODE_OFFSET` before its switch (the paper's hybrid form). */
+/* Rank-map modes. The order is the switch order of avrm_map_locate(). */
 typedef enum avrm_mode {
     AVRM_MODE_DIRECT = 0,  /* lpid = r       (stored as OFFSET 0: same fast path) */
     AVRM_MODE_OFFSET,      /* lpid = offset + r                                 */
@@ -113,6 +112,28 @@ typedef enum avrm_mode {
     AVRM_MODE_MSEG,        /* several groups in runs: segments + optional lut32  */
     AVRM_MODE_COUNT
 } avrm_mode_t;
+
+/*
+ * Hot-path class of a map (first byte of avrm_rankmap_t): the most common
+ * translations over a stored AV are tested before the mode switch, so they
+ * cost no jump table and no computed-AV test:
+ *   OFFSET  DIRECT/OFFSET over a stored AV: addr = ents[offset + r] >> 1
+ *   LUT     LUT over a stored AV:           addr = ents[lut[r]] >> 1
+ *   STRIDE  STRIDE over a stored AV:        addr = ents[offset + r*stride] >> 1
+ *   GENERIC everything else: avrm_map_locate()'s switch, then the AV test.
+ * The values are chosen so that one `test` of the signed byte decides
+ * OFFSET (zero) and LUT (negative) at once.
+ */
+typedef enum avrm_path {
+    AVRM_PATH_LUT = -1,
+    AVRM_PATH_OFFSET = 0,
+    AVRM_PATH_STRIDE = 1,
+    AVRM_PATH_GENERIC = 2
+} avrm_path_t;
+
+/* MSEG is chosen only up to this many segments (binary search <= 6 steps);
+ * beyond it MLUT's one load wins. */
+#define AVRM_MSEG_MAX_SEGS 64
 
 struct avrm_table;   /* refcounted shared array (lut/lut16/mlut/mseg): avrm_table.h */
 struct avrm_ctx;     /* per-process state: AVs, params, accounting, sharing index */
@@ -133,16 +154,18 @@ typedef struct avrm_seg {
  * that AV is computed), so the hot path never touches the AV struct.
  */
 typedef struct avrm_rankmap {
+    int8_t    path;          /* avrm_path_t: hot-path class, set by the builder
+                              * from mode and ents (avrm__map_seal) */
     uint8_t   mode;          /* avrm_mode_t */
-    uint8_t   ndims;         /* GRID: dimensions; EXCEPT: number of exceptions */
     avrm_pgid_t pgid;        /* single-group modes */
     uint32_t  size;          /* ranks */
     const avrm_ave_t *ents;  /* single-group modes: AV(pgid)->entries */
     union {
-        struct { int32_t offset, stride; uint32_t bs; } reg;      /* OFFSET/STRIDE/BLOCK */
-        struct { int32_t offset, stride; uint32_t ex_rank[2]; avrm_lpid_t ex_lpid[2]; } exc;
+        struct { int32_t offset, stride; uint32_t bs; } reg;      /* DIRECT/OFFSET (stride 1)/STRIDE/BLOCK */
+        struct { int32_t offset, stride; uint32_t ex_rank[2]; avrm_lpid_t ex_lpid[2];
+                 uint8_t nex; } exc;                              /* unused slot: rank UINT32_MAX */
         struct { avrm_lpid_t base; uint16_t ext[AVRM_MAX_GRID_DIMS];
-                 uint32_t wstride[AVRM_MAX_GRID_DIMS]; } grid;    /* row-major, last dim fastest */
+                 uint32_t wstride[AVRM_MAX_GRID_DIMS]; uint8_t ndims; } grid; /* row-major, last dim fastest */
         /* LUT/LUT16/MLUT: v points at entry 0 of this map (maybe inside a
          * parent's table: a slice); tbl owns the memory (one reference). */
         struct { const void *v; struct avrm_table *tbl; } lut;

@@ -69,7 +69,7 @@ static int pat_to_map(const avrm_ctx_t *ctx, const avrm_pat_t *p, avrm_pgid_t pg
         return 1;
     case AVRM_MODE_EXCEPT:
         if (!ctx->params.enable_except || !fits32(p->off) || !fits32(p->stride)) return 0;
-        m->ndims = p->ndims;
+        m->u.exc.nex = p->ndims;
         m->u.exc.offset = (int32_t) p->off;
         m->u.exc.stride = (int32_t) p->stride;
         for (int k = 0; k < 2; k++) {
@@ -81,7 +81,7 @@ static int pat_to_map(const avrm_ctx_t *ctx, const avrm_pat_t *p, avrm_pgid_t pg
         if (!ctx->params.enable_grid || p->ndims < 2 || p->ndims > AVRM_MAX_GRID_DIMS ||
             p->off < 0 || p->off > (int64_t) UINT32_MAX)
             return 0;
-        m->ndims = p->ndims;
+        m->u.grid.ndims = p->ndims;
         m->u.grid.base = (avrm_lpid_t) p->off;
         for (unsigned d = 0; d < p->ndims; d++) {
             if (!fits32(p->ws[d]) || (d > 0 && (p->ext[d] < 1 || p->ext[d] > UINT16_MAX)))
@@ -250,7 +250,8 @@ static avrm_status_t build_multi_table(avrm_ctx_t *ctx, const seq_t *s, uint32_t
     avrm_rankmap_t m;
     memset(&m, 0, sizeof(m));
     m.size = n;
-    if (!ctx->params.enable_mseg || seg_bytes >= mlut) {
+    if (!ctx->params.enable_mseg || seg_bytes >= mlut ||
+        (nolut ? nsegs : nruns) > AVRM_MSEG_MAX_SEGS) {
         avrm_table_t *t = avrm_table_new(AVRM_MODE_MLUT, mlut);
         if (!t) return AVRM_ERR_NOMEM;
         avrm_gpid_t *g = (avrm_gpid_t *) t->data;
@@ -366,8 +367,9 @@ static avrm_status_t finish(avrm_ctx_t *ctx, avrm_status_t rc, const avrm_rankma
                             avrm_rankmap_t *out)
 {
     if (rc != AVRM_OK) return rc;
-    avrm__map_count(ctx, m, +1);
     *out = *m;
+    avrm__map_seal(out);
+    avrm__map_count(ctx, out, +1);
     return AVRM_OK;
 }
 

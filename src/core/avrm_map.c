@@ -12,6 +12,7 @@ avrm_status_t avrm_map_init_group(avrm_ctx_t *ctx, avrm_pgid_t pgid, avrm_rankma
     m.pgid = pgid;
     m.size = av->size;
     m.ents = av->entries;
+    avrm__map_seal(&m);
     avrm__map_count(ctx, &m, +1);
     *out = m;
     return AVRM_OK;
@@ -45,6 +46,7 @@ void avrm_map_release(avrm_ctx_t *ctx, avrm_rankmap_t *m)
     }
     memset(m, 0, sizeof(*m));
     m->mode = AVRM_MODE_DIRECT;
+    m->path = AVRM_PATH_GENERIC;   /* no cached entries */
 }
 
 const char *avrm_mode_name(avrm_mode_t mode)

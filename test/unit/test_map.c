@@ -87,7 +87,7 @@ static void test_modes_except_grid(void)
     int32_t map[4096] = { 1, 4, 8, 12 };                       /* paper Fig. 1 node roots */
     tu_world(ctx, &w, 0);
     CHECK(build_expect(ctx, &w, map, 4, &a, AVRM_MODE_EXCEPT));
-    CHECK(a.m.ndims == 1 && a.m.u.exc.ex_rank[0] == 0 && a.m.u.exc.ex_rank[1] == UINT32_MAX);
+    CHECK(a.m.u.exc.nex == 1 && a.m.u.exc.ex_rank[0] == 0 && a.m.u.exc.ex_rank[1] == UINT32_MAX);
     int32_t two[] = { 3, 2, 4, 6, 8, 10, 1 };                  /* two exceptions */
     CHECK(build_expect(ctx, &w, two, 7, &b, AVRM_MODE_EXCEPT));
     tu_release(ctx, &a);
@@ -100,7 +100,7 @@ static void test_modes_except_grid(void)
     uint32_t dims[3] = { 8, 8, 8 }, lo[3] = { 1, 2, 3 }, ext[3] = { 2, 3, 4 }, st[3] = { 1, 1, 1 };
     uint32_t n = tu_subgrid(map, 3, dims, lo, ext, st);
     CHECK(build_expect(ctx, &w, map, n, &a, AVRM_MODE_GRID));
-    CHECK(a.m.ndims == 3);
+    CHECK(a.m.u.grid.ndims == 3);
     uint32_t st2[3] = { 2, 1, 2 }, ext2[3] = { 3, 2, 2 };      /* stepped sub-block */
     n = tu_subgrid(map, 3, dims, lo, ext2, st2);
     CHECK(build_expect(ctx, &w, map, n, &b, AVRM_MODE_GRID));
@@ -119,7 +119,7 @@ static void test_modes_except_grid(void)
              s4[4] = { 1, 1, 2, 1 };
     n = tu_subgrid(map, 4, d4, l4, e4, s4);
     CHECK(build_expect(ctx, &w, map, n, &a, AVRM_MODE_GRID));
-    CHECK(a.m.ndims == 4);
+    CHECK(a.m.u.grid.ndims == 4);
     tu_release(ctx, &a);
     avrm_stats_t sts;
     avrm_ctx_stats(ctx, &sts);
