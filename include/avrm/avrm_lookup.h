@@ -80,6 +80,12 @@ AVRM_INLINE avrm_lpid_t avrm_map_locate(const avrm_ctx_t *ctx, const avrm_rankma
         *ents = ctx->avs[g.pgid]->entries;
         return g.lpid;
     }
+    case AVRM_MODE_MLUT32: {
+        uint32_t g = ((const uint32_t *) m->u.lut.v)[r];
+        *pgid = (avrm_pgid_t) (g >> AVRM_MLUT32_SHIFT);
+        *ents = ctx->avs[g >> AVRM_MLUT32_SHIFT]->entries;
+        return g & (AVRM_MAX_WORLD - 1);
+    }
     case AVRM_MODE_MSEG: {
         const avrm_seg_t *s = m->u.mseg.segs;
         uint32_t lo = 0, n = m->u.mseg.nsegs;       /* last segment with first <= r */

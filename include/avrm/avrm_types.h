@@ -109,6 +109,7 @@ typedef enum avrm_mode {
     AVRM_MODE_LUT,         /* lpid = lut32[r]  (refcounted table, maybe a slice) */
     AVRM_MODE_LUT16,       /* lpid = lut16[r]  (all lpids < 65536)               */
     AVRM_MODE_MLUT,        /* gpid = gpids[r]  (8 B/rank, several groups)        */
+    AVRM_MODE_MLUT32,      /* packed[r] = pgid << 24 | lpid (4 B/rank; pgids < 256) */
     AVRM_MODE_MSEG,        /* several groups in runs: segments + optional lut32  */
     AVRM_MODE_COUNT
 } avrm_mode_t;
@@ -134,6 +135,10 @@ typedef enum avrm_path {
 /* MSEG is chosen only up to this many segments (binary search <= 6 steps);
  * beyond it MLUT's one load wins. */
 #define AVRM_MSEG_MAX_SEGS 64
+
+/* MLUT32 packing: lpids are < AVRM_MAX_WORLD = 2^24, pgid in the top byte. */
+#define AVRM_MLUT32_SHIFT 24
+#define AVRM_MLUT32_MAX_PGS 256
 
 struct avrm_table;   /* refcounted shared array (lut/lut16/mlut/mseg): avrm_table.h */
 struct avrm_ctx;     /* per-process state: AVs, params, accounting, sharing index */

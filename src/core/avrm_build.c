@@ -238,31 +238,39 @@ static avrm_status_t build_lut(avrm_ctx_t *ctx, const seq_t *s, uint32_t n, avrm
     return AVRM_OK;
 }
 
-/* Several groups: MSEG (runs) when smaller than MLUT, else MLUT. */
+/* Several groups: MSEG (a few runs) when smaller than the per-rank table,
+ * else MLUT32 (4 B/rank) when every pgid < 256, else MLUT (8 B/rank). */
 static avrm_status_t build_multi_table(avrm_ctx_t *ctx, const seq_t *s, uint32_t n,
                                        uint32_t nruns, uint32_t nsegs, avrm_rankmap_t *out)
 {
-    size_t mlut = (size_t) n * sizeof(avrm_gpid_t);
+    int packed = ctx->navs <= AVRM_MLUT32_MAX_PGS;     /* every pgid < 256 */
+    size_t mlut = (size_t) n * (packed ? sizeof(uint32_t) : sizeof(avrm_gpid_t));
     size_t seg_nolut = (size_t) nsegs * sizeof(avrm_seg_t);
     size_t seg_lut = (size_t) nruns * sizeof(avrm_seg_t) + (size_t) n * sizeof(uint32_t);
-    int nolut = seg_nolut <= seg_lut;
+    /* the smallest MSEG variant within the segment cap, if any beats the table */
+    int ok_nolut = nsegs <= AVRM_MSEG_MAX_SEGS, ok_lut = nruns <= AVRM_MSEG_MAX_SEGS;
+    int nolut = ok_nolut && (!ok_lut || seg_nolut <= seg_lut);
+    int use_mseg = ctx->params.enable_mseg && (ok_nolut || ok_lut);
     size_t seg_bytes = nolut ? seg_nolut : seg_lut;
     avrm_rankmap_t m;
     memset(&m, 0, sizeof(m));
     m.size = n;
-    if (!ctx->params.enable_mseg || seg_bytes >= mlut ||
-        (nolut ? nsegs : nruns) > AVRM_MSEG_MAX_SEGS) {
-        avrm_table_t *t = avrm_table_new(AVRM_MODE_MLUT, mlut);
+    if (!use_mseg || seg_bytes >= mlut) {
+        avrm_mode_t mode = packed ? AVRM_MODE_MLUT32 : AVRM_MODE_MLUT;
+        avrm_table_t *t = avrm_table_new(mode, mlut);
         if (!t) return AVRM_ERR_NOMEM;
-        avrm_gpid_t *g = (avrm_gpid_t *) t->data;
         for (uint32_t i = 0; i < n; i++) {
             avrm_pgid_t pg;
-            g[i].lpid = seq_at(s, i, &pg);
-            g[i].pgid = pg;
-            g[i].reserved = 0;
+            avrm_lpid_t l = seq_at(s, i, &pg);
+            if (packed) {
+                ((uint32_t *) t->data)[i] = (uint32_t) pg << AVRM_MLUT32_SHIFT | l;
+            } else {
+                avrm_gpid_t *g = (avrm_gpid_t *) t->data;
+                g[i] = (avrm_gpid_t) { .lpid = l, .pgid = pg };
+            }
         }
         t = avrm_table_publish(ctx, t, t->bytes);
-        set_lut(&m, AVRM_MODE_MLUT, t, t->data);
+        set_lut(&m, mode, t, t->data);
         *out = m;
         return AVRM_OK;
     }
@@ -348,6 +356,11 @@ static int build_slice(avrm_ctx_t *ctx, const avrm_rankmap_t *par, uint32_t a, u
         uint32_t i = 1;
         while (i < n && g[i].pgid == g[0].pgid) i++;
         if (i == n) return 0;          /* one group: build_general makes a LUT */
+    } else if (par->mode == AVRM_MODE_MLUT32) {
+        const uint32_t *g = v;
+        uint32_t i = 1;
+        while (i < n && g[i] >> AVRM_MLUT32_SHIFT == g[0] >> AVRM_MLUT32_SHIFT) i++;
+        if (i == n) return 0;          /* one group: build_general makes a LUT */
     } else {
         avrm_seqv_t sv = { v, n, (uint8_t) w };
         if (rescan(ctx, &sv, par->pgid, &m)) {
@@ -397,7 +410,7 @@ avrm_status_t avrm_map_build(avrm_ctx_t *ctx, const avrm_rankmap_t *parent,
             return finish(ctx, AVRM_OK, &m, out);
         if (mp.kind == AVRM_MODE_OFFSET &&
             (parent->mode == AVRM_MODE_LUT || parent->mode == AVRM_MODE_LUT16 ||
-             parent->mode == AVRM_MODE_MLUT) &&
+             parent->mode == AVRM_MODE_MLUT || parent->mode == AVRM_MODE_MLUT32) &&
             build_slice(ctx, parent, (uint32_t) mp.off, n, &m))
             return finish(ctx, AVRM_OK, &m, out);
     }

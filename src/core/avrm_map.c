@@ -56,7 +56,7 @@ const char *avrm_mode_name(avrm_mode_t mode)
         [AVRM_MODE_STRIDE] = "stride", [AVRM_MODE_BLOCK] = "block",
         [AVRM_MODE_EXCEPT] = "except", [AVRM_MODE_GRID] = "grid",
         [AVRM_MODE_LUT] = "lut", [AVRM_MODE_LUT16] = "lut16",
-        [AVRM_MODE_MLUT] = "mlut", [AVRM_MODE_MSEG] = "mseg",
+        [AVRM_MODE_MLUT] = "mlut", [AVRM_MODE_MLUT32] = "mlut32", [AVRM_MODE_MSEG] = "mseg",
     };
     return (unsigned) mode < AVRM_MODE_COUNT ? names[mode] : "invalid";
 }

@@ -12,15 +12,16 @@
 static inline avrm_table_t *avrm__map_table(const avrm_rankmap_t *m)
 {
     if (m->mode == AVRM_MODE_MSEG) return m->u.mseg.tbl;
-    return m->mode >= AVRM_MODE_LUT ? m->u.lut.tbl : NULL;   /* LUT, LUT16, MLUT */
+    return m->mode >= AVRM_MODE_LUT ? m->u.lut.tbl : NULL;   /* LUT, LUT16, MLUT, MLUT32 */
 }
 
-/* Bytes per rank of the per-rank table modes (LUT, LUT16, MLUT); 0 otherwise. */
+/* Bytes per rank of the per-rank table modes (LUT, LUT16, MLUT, MLUT32); 0 otherwise. */
 static inline size_t avrm__map_elem_bytes(const avrm_rankmap_t *m)
 {
     return m->mode == AVRM_MODE_LUT ? sizeof(uint32_t)
          : m->mode == AVRM_MODE_LUT16 ? sizeof(uint16_t)
-         : m->mode == AVRM_MODE_MLUT ? sizeof(avrm_gpid_t) : 0;
+         : m->mode == AVRM_MODE_MLUT ? sizeof(avrm_gpid_t)
+         : m->mode == AVRM_MODE_MLUT32 ? sizeof(uint32_t) : 0;
 }
 
 /* Live map count/bytes per mode: +1 at build/init/dup, -1 at release. */
@@ -33,7 +34,8 @@ static inline void avrm__map_seal(avrm_rankmap_t *m)
         [AVRM_MODE_STRIDE] = AVRM_PATH_STRIDE, [AVRM_MODE_BLOCK] = AVRM_PATH_GENERIC,
         [AVRM_MODE_EXCEPT] = AVRM_PATH_GENERIC, [AVRM_MODE_GRID] = AVRM_PATH_GENERIC,
         [AVRM_MODE_LUT] = AVRM_PATH_LUT, [AVRM_MODE_LUT16] = AVRM_PATH_GENERIC,
-        [AVRM_MODE_MLUT] = AVRM_PATH_GENERIC, [AVRM_MODE_MSEG] = AVRM_PATH_GENERIC,
+        [AVRM_MODE_MLUT] = AVRM_PATH_GENERIC, [AVRM_MODE_MLUT32] = AVRM_PATH_GENERIC,
+        [AVRM_MODE_MSEG] = AVRM_PATH_GENERIC,
     };
     m->path = m->ents ? path_of[m->mode] : AVRM_PATH_GENERIC;   /* computed AV: generic */
 }

@@ -214,9 +214,9 @@ static void test_multi(void)
         ref[i] = (avrm_gpid_t) { .lpid = r, .pgid = (avrm_pgid_t) g };
     }
     CHECK(avrm_map_build_multi(ctx, pars, 2, src, 160, &m.m) == AVRM_OK);
-    CHECK(m.m.mode == AVRM_MODE_MLUT && tu_check(ctx, &m));
+    CHECK(m.m.mode == AVRM_MODE_MLUT32 && tu_check(ctx, &m));
     for (int i = 0; i < 60; i++) map[i] = 10 + i;
-    CHECK(tu_build(ctx, &m, map, 60, &s) && s.m.mode == AVRM_MODE_MLUT &&
+    CHECK(tu_build(ctx, &m, map, 60, &s) && s.m.mode == AVRM_MODE_MLUT32 &&
           s.m.u.lut.tbl == m.m.u.lut.tbl && tu_check(ctx, &s));
     for (int i = 0; i < 30; i++) map[i] = 130 + i;             /* slice inside one group */
     CHECK(tu_build(ctx, &m, map, 30, &t) && t.m.mode == AVRM_MODE_LUT16 && tu_check(ctx, &t));
@@ -229,7 +229,8 @@ static void test_multi(void)
     m.n = 30;
     CHECK(tu_check(ctx, &m));
     avrm_map_release(ctx, &m.m);
-    /* multi with runs of reordered lpids: MSEG with lut */
+    /* multi with runs of reordered lpids: MLUT32 (4 B/rank) beats MSEG with
+     * lut (4 B/rank + segments) whenever pgids fit a byte */
     for (uint32_t i = 0; i < 160; i++) {
         uint32_t g = i < 100 ? 0 : 1, r = g ? (i - 100) * 7 % 60 : (i * 13) % 100;
         src[i] = (avrm_src_t) { g, (int32_t) r };
@@ -237,7 +238,7 @@ static void test_multi(void)
     }
     m.n = 160;
     CHECK(avrm_map_build_multi(ctx, pars, 2, src, 160, &m.m) == AVRM_OK);
-    CHECK(m.m.mode == AVRM_MODE_MSEG && m.m.u.mseg.lut != NULL && tu_check(ctx, &m));
+    CHECK(m.m.mode == AVRM_MODE_MLUT32 && tu_check(ctx, &m));
     avrm_map_release(ctx, &m.m);
     tu_release(ctx, &w0);
     tu_release(ctx, &w1);
@@ -301,6 +302,43 @@ static int make_parents(avrm_ctx_t *ctx, uint32_t w, tmap_t *p)
 }
 
 /* Every parent mode x every mapping kind, then two more generations. */
+/* More than 256 groups: MLUT32 cannot pack the pgid, the 8-byte MLUT serves. */
+static void test_mlut_wide(void)
+{
+    enum { NG = 300, GS = 3, N = 2 * NG };
+    avrm_ctx_t *ctx = new_ctx(NULL, GS, 0);
+    static tmap_t w[NG];
+    const avrm_rankmap_t *pars[NG];
+    avrm_src_t src[N];
+    avrm_gpid_t ref[N];
+    for (uint32_t g = 0; g < NG; g++) {
+        if (g) tu_av(ctx, (avrm_pgid_t) g, GS);
+        tu_world(ctx, &w[g], (avrm_pgid_t) g);
+        pars[g] = &w[g].m;
+    }
+    tu_srand(5);
+    for (uint32_t i = 0; i < N; i++) {                 /* irregular mix of all groups */
+        uint32_t g = tu_below(NG), r = tu_below(GS);
+        src[i] = (avrm_src_t) { g, (int32_t) r };
+        ref[i] = (avrm_gpid_t) { .lpid = r, .pgid = (avrm_pgid_t) g };
+    }
+    tmap_t m = { .n = N, .ref = ref };
+    CHECK(avrm_map_build_multi(ctx, pars, NG, src, N, &m.m) == AVRM_OK);
+    CHECK(m.m.mode == AVRM_MODE_MLUT && tu_check(ctx, &m));
+    avrm_map_release(ctx, &m.m);
+    /* two runs of reordered lpids (groups 0 and 299): MSEG with lut wins */
+    for (uint32_t i = 0; i < N; i++) {
+        uint32_t g = i < N / 2 ? 0 : NG - 1, r = (i * 7) % GS;
+        src[i] = (avrm_src_t) { g, (int32_t) r };
+        ref[i] = (avrm_gpid_t) { .lpid = r, .pgid = (avrm_pgid_t) g };
+    }
+    CHECK(avrm_map_build_multi(ctx, pars, NG, src, N, &m.m) == AVRM_OK);
+    CHECK(m.m.mode == AVRM_MODE_MSEG && m.m.u.mseg.lut != NULL && tu_check(ctx, &m));
+    avrm_map_release(ctx, &m.m);
+    for (uint32_t g = 0; g < NG; g++) tu_release(ctx, &w[g]);
+    avrm_ctx_destroy(ctx);
+}
+
 static void test_table2_matrix(void)
 {
     avrm_params_t prm[3] = { avrm_params_default(), avrm_params_default(), { 0 } };
@@ -346,6 +384,7 @@ static void test_table2_matrix(void)
             if (pi == 0)
                 for (int md = AVRM_MODE_DIRECT; md < AVRM_MODE_COUNT; md++)
                     if (md != (si ? AVRM_MODE_LUT16 : AVRM_MODE_LUT) && md != AVRM_MODE_MLUT &&
+                        md != AVRM_MODE_MSEG &&   /* multi-group: MLUT32 here, MSEG in test_multi */
                         !seen[md]) {
                         fprintf(stderr, "  mode %s never produced (size %u)\n",
                                 avrm_mode_name((avrm_mode_t) md), w);
@@ -422,6 +461,7 @@ int main(void)
     RUN(test_modes_except_grid);
     RUN(test_modes_tables);
     RUN(test_multi);
+    RUN(test_mlut_wide);
     RUN(test_table2_matrix);
     RUN(test_world_1m);
     return tu_finish();
