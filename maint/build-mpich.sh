@@ -8,6 +8,9 @@
 set -eu
 flavor=$1; top=$(cd "$(dirname "$0")/.." && pwd); bdir=$(mkdir -p "$2" && cd "$2" && pwd)
 log() { echo "build-mpich[$flavor]: $*" >&2; }
+# one build per flavor and directory at a time
+exec 9>"$bdir/.lock-$flavor"
+flock -n 9 || { log "another $flavor build is running in $bdir; wait for it"; exit 1; }
 tarball=$("$top/maint/fetch-mpich.sh")
 src=$bdir/mpich-$flavor-src obj=$bdir/mpich-$flavor-obj prefix=$bdir/mpich-$flavor
 jobs=${JOBS:-$(nproc)}
