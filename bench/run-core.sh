@@ -4,7 +4,10 @@
 # bench/out/ (of the source tree).
 #   quick: N = 4K, 64K (+ 768K for the split/dup scenarios); lookup at 256K; a few minutes on 2 cores
 #   full:  N = 4K, 64K, 768K, 1M (+ 16M for the regular and app scenarios); lookup at 1M
+# Every command is echoed with a leading "+ " (the exact command behind each table).
+# NICE (default 10) is the niceness of the runs: the CPU is often shared.
 set -e
+run() { echo "+ $*"; nice -n "${NICE:-10}" "$@"; }
 MODE=${1:-quick}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 B=${2:-$SRC}
@@ -17,30 +20,33 @@ case $MODE in
 quick) NS=4096,65536; LN=262144; K=2000000; BN=1048576
        EXTRA="-n 786432 -s split10,split100,dup10,dup100,isplit100,idup100,nek5000,nwchem,fft3d,kumar" ;;
 full)  NS=4096,65536,786432,1048576; LN=1048576; K=8000000; BN=1048576
-       EXTRA="-n 16777216 -s split10,split100,dup10,dup100,isplit10,isplit100,idup10,idup100,nek5000,nwchem,lsms,fft3d,kumar" ;;
+       EXTRA="-n 16777216 -s split10,split100,dup10,dup100,isplit10,isplit100,idup10,idup100,nek5000,nwchem,lsms,workers,fft3d,kumar" ;;
 *) echo "usage: $0 [quick|full] [builddir]" >&2; exit 1 ;;
 esac
+echo "== run-core.sh $MODE, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) =="
 echo "== memory (simulated process, P=16 per node) =="
-"$B/bench/bench-memory" -n $NS -o "$OUT/memory.csv"
-"$B/bench/bench-memory" $EXTRA -a -o "$OUT/memory.csv"
-python3 "$SRC/bench/tools/report.py" memory "$OUT/memory.csv" "$OUT/memory.json"
+run "$B/bench/bench-memory" -n $NS -o "$OUT/memory.csv"
+run "$B/bench/bench-memory" $EXTRA -a -o "$OUT/memory.csv"
+run python3 "$SRC/bench/tools/report.py" memory "$OUT/memory.csv" "$OUT/memory.json"
 echo
 echo "== lookup: instructions (callgrind) =="
 if command -v valgrind >/dev/null; then
-    valgrind --tool=callgrind --toggle-collect='loop_*' --callgrind-out-file="$OUT/callgrind.lookup.out" \
+    echo "+ valgrind --tool=callgrind --toggle-collect='loop_*' --callgrind-out-file=$OUT/callgrind.lookup.out $B/bench/bench-lookup --insns -n 262144 -k 200000 > $OUT/insns-modes.txt"
+    nice -n "${NICE:-10}" valgrind --tool=callgrind --toggle-collect='loop_*' --callgrind-out-file="$OUT/callgrind.lookup.out" \
         "$B/bench/bench-lookup" --insns -n 262144 -k 200000 > "$OUT/insns-modes.txt" 2>/dev/null
-    python3 "$SRC/bench/tools/report.py" insns "$OUT/callgrind.lookup.out" "$OUT/insns-modes.txt" "$OUT/insns.csv"
+    run python3 "$SRC/bench/tools/report.py" insns "$OUT/callgrind.lookup.out" "$OUT/insns-modes.txt" "$OUT/insns.csv"
 else
     echo "valgrind not found: skipped"
 fi
 echo
 echo "== lookup: ns per lookup (best of 5; n = map size) =="
-"$B/bench/bench-lookup" -n $LN -k $K -o "$OUT/lookup.csv"
+run "$B/bench/bench-lookup" -n $LN -k $K -o "$OUT/lookup.csv"
 echo
 echo "== map build time per rank at N=$BN (target <= 10 ns/rank) =="
-"$B/bench/bench-build" -n $BN -o "$OUT/build.csv"
+run "$B/bench/bench-build" -n $BN -o "$OUT/build.csv"
 echo
 if command -v gnuplot >/dev/null; then
-    python3 "$SRC/bench/tools/report.py" plots "$OUT"
+    run python3 "$SRC/bench/tools/report.py" plots "$OUT"
 fi
-echo "CSV/JSON/PNG in $OUT: memory.csv memory.json memory_<scenario>.png insns.csv insns.png lookup.csv lookup_ns.png build.csv"
+echo "== done, load average $(cut -d' ' -f1-3 /proc/loadavg) =="
+echo "CSV/JSON/PNG in $OUT: memory.csv memory.json features.csv memory_<scenario>.png insns.csv insns.png lookup.csv lookup_ns.png build.csv"

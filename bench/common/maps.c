@@ -4,11 +4,11 @@
 #include <string.h>
 
 const char *const bk_kind_name[BK_NKINDS] = {
-    "direct", "offset", "stride", "block", "except", "grid", "lut", "lut16", "mlut", "mseg"
+    "direct", "offset", "stride", "block", "except", "grid", "lut", "lut16", "mlut32", "mlut", "mseg"
 };
 const avrm_mode_t bk_kind_mode[BK_NKINDS] = {
     AVRM_MODE_DIRECT, AVRM_MODE_OFFSET, AVRM_MODE_STRIDE, AVRM_MODE_BLOCK, AVRM_MODE_EXCEPT,
-    AVRM_MODE_GRID, AVRM_MODE_LUT, AVRM_MODE_LUT16, AVRM_MODE_MLUT, AVRM_MODE_MSEG
+    AVRM_MODE_GRID, AVRM_MODE_LUT, AVRM_MODE_LUT16, AVRM_MODE_MLUT32, AVRM_MODE_MLUT, AVRM_MODE_MSEG
 };
 
 static uint64_t rnd(uint64_t *st)
@@ -37,6 +37,16 @@ int bk_world_init(bk_world_t *w, uint32_t n, int computed)
 
 int bk_world_init_params(bk_world_t *w, uint32_t n, const avrm_params_t *pp)
 {
+    return bk_world_init_groups(w, n, pp, 2);
+}
+
+uint32_t bk_kind_groups(int kind)
+{
+    return kind == BK_MLUT ? AVRM_MLUT32_MAX_PGS + 1 : 2;
+}
+
+int bk_world_init_groups(bk_world_t *w, uint32_t n, const avrm_params_t *pp, uint32_t ngroups)
+{
     memset(w, 0, sizeof *w);
     avrm_params_t p = *pp;
     int computed = p.computed_av;
@@ -59,6 +69,15 @@ int bk_world_init_params(bk_world_t *w, uint32_t n, const avrm_params_t *pp)
         if (av->entries)
             for (uint32_t l = 0; l < ap.size; l++)
                 if (avrm_av_set(av, l, (g ? n : 0) + l, !g && l < 16, NULL) != AVRM_OK) return -1;
+    }
+    for (uint32_t g = 2; g < ngroups; g++) {     /* one-peer groups: a wide context */
+        avrm_av_params_t ap;
+        memset(&ap, 0, sizeof ap);
+        ap.size = 1;
+        ap.pgid = (avrm_pgid_t) g;
+        avrm_av_t *av;
+        if (avrm_av_create(w->ctx, &ap, &av) != AVRM_OK) return -1;
+        if (avrm_av_set(av, 0, (uint64_t) n + w->m + g, 0, NULL) != AVRM_OK) return -1;
     }
     if (avrm_map_init_group(w->ctx, 0, &w->world) != AVRM_OK) return -1;
     if (avrm_map_init_group(w->ctx, 1, &w->spawned) != AVRM_OK) return -1;
@@ -127,7 +146,8 @@ uint32_t bk_input(const bk_world_t *w, int kind, int32_t **mapping, avrm_src_t *
         n = N < 65536 ? N : 65536; m = malloc((size_t) n * 4);
         bk_shuffle32(m, n, 8);
         break;
-    case BK_MLUT: {      /* merged world + spawned, randomly reordered */
+    case BK_MLUT32:      /* merged world + spawned, randomly reordered (2 groups) */
+    case BK_MLUT: {      /* the same in a context of 257 groups: 8-byte MLUT */
         n = N + w->m; s = malloc((size_t) n * sizeof *s);
         int32_t *perm = malloc((size_t) n * 4);
         bk_shuffle32(perm, n, 9);

@@ -1,19 +1,27 @@
 /*
  * lookup.c - bench-lookup: cost of rank -> address translation per mode.
  *
- *   bench-lookup [-n N] [-k K] [-r reps] [-o out.csv]     ns per lookup
+ *   bench-lookup [-n N] [-k K] [-r reps] [-o out.csv] [-w]     ns per lookup
  *   bench-lookup --insns [-n N] [-k K]                    loops for callgrind
  *
- * ns mode: for each mode one map is built through the API (bench/common),
- * then K lookups of avrm_map_addr() over a sequential and a random rank
- * stream are timed (best of reps), next to a MODEL of MPICH 4.0.2's lut
- * path (4-byte rank table + 72-byte AV entries, fi_addr in dest[0][0]).
- * --insns: runs loop_<mode> (K lookups) and loop_empty (same loop, trivial
- * body) once each; bench/tools/insns.sh runs it under
- * `valgrind --tool=callgrind --toggle-collect=loop_*` and prints
- * (Ir(loop_<mode>) - Ir(loop_empty)) / K.
- * Each iteration passes the map and context through an empty asm so the
- * compiler reloads them like a real call site (no hoisting out of the loop).
+ * ours: for each mode one map is built through the API (bench/common;
+ * `mlut32` mixes two groups, `mlut` is the same mix in a context of 257
+ * groups, where the 4-byte packing cannot hold the pgid), then K lookups of
+ * avrm_map_addr() over a sequential and a random rank stream are timed
+ * (best of reps).
+ * MODEL: MPICH 4.0.2 CH4's MPIDIU_comm_rank_to_av() (ch4_proc.h: the switch
+ * over the 11 MPIDI_RANK_MAP_* modes, av_table0 / av_tables[avtid], 72-byte
+ * MPIDI_av_entry_t) followed by MPIDI_OFI_av_to_phys() with scalable
+ * endpoints off at compile time (dest[0][0]), on the same inputs for the
+ * modes CH4 has (direct, offset, stride, block = STRIDE_BLOCK, lut, mlut;
+ * the *_INTRA variants, as for a world-derived comm).
+ * --insns: runs every loop once (K lookups, sequential stream) and
+ * loop_empty (same loop, trivial body); run-core.sh runs it under
+ * `valgrind --tool=callgrind --toggle-collect=loop_*` and report.py prints
+ * (Ir(loop_<x>) - Ir(loop_empty)) / K.
+ * Each iteration passes the map and context (MODEL: the AV-table manager,
+ * MPICH's MPIDI_global.avt_mgr) through an empty asm so the compiler
+ * reloads them like a real call site (no hoisting out of the loop).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "../common/maps.h"
@@ -25,9 +33,10 @@
 #define BARRIER2(a, b) __asm__ volatile("" : "+r"(a), "+r"(b))
 
 #define DEFINE_LOOP(name)                                                              \
-    __attribute__((noinline)) uint64_t loop_##name(const avrm_ctx_t *ctx,              \
-            const avrm_rankmap_t *m, const uint32_t *rk, size_t K)                    \
+    __attribute__((noinline)) uint64_t loop_##name(const void *ctx0,                   \
+            const void *m0, const uint32_t *rk, size_t K)                              \
     {                                                                                  \
+        const avrm_ctx_t *ctx = ctx0; const avrm_rankmap_t *m = m0;                    \
         uint64_t acc = 0;                                                              \
         for (size_t i = 0; i < K; i++) {                                               \
             const avrm_ctx_t *c = ctx; const avrm_rankmap_t *mm = m;                   \
@@ -44,59 +53,184 @@ DEFINE_LOOP(except)
 DEFINE_LOOP(grid)
 DEFINE_LOOP(lut)
 DEFINE_LOOP(lut16)
+DEFINE_LOOP(mlut32)
 DEFINE_LOOP(mlut)
 DEFINE_LOOP(mseg)
 DEFINE_LOOP(direct_computed)
 DEFINE_LOOP(stride_computed)
 
-typedef uint64_t (*loop_fn)(const avrm_ctx_t *, const avrm_rankmap_t *, const uint32_t *, size_t);
+typedef uint64_t (*loop_fn)(const void *, const void *, const uint32_t *, size_t);
 static const loop_fn loops[BK_NKINDS] = {
     loop_direct, loop_offset, loop_stride, loop_block, loop_except,
-    loop_grid, loop_lut, loop_lut16, loop_mlut, loop_mseg
+    loop_grid, loop_lut, loop_lut16, loop_mlut32, loop_mlut, loop_mseg
 };
 
-__attribute__((noinline)) uint64_t loop_empty(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
+__attribute__((noinline)) uint64_t loop_empty(const void *ctx, const void *m,
                                               const uint32_t *rk, size_t K)
 {
     uint64_t acc = 0;
     for (size_t i = 0; i < K; i++) {
-        const avrm_ctx_t *c = ctx; const avrm_rankmap_t *mm = m;
+        const void *c = ctx, *mm = m;
         BARRIER2(c, mm);
         acc += rk[i];
     }
     return acc;
 }
 
-/* MODEL of MPICH 4.0.2 CH4 lut mode: comm->map.irreg.lut.lpid[r] -> av_table->table[lpid]
- * (72-byte MPIDI_av_entry_t: fi_addr_t dest[8][1] + is_local) -> dest[0][0] */
-typedef struct model_ave { uint64_t dest[8]; uint8_t is_local; } model_ave_t;
+/* ---- MODEL of MPICH 4.0.2 CH4 (layouts from mpidpre.h / ch4_types.h) ---- */
+typedef struct model_ave { uint64_t dest[8]; uint8_t is_local; } model_ave_t;   /* dest[nic][1] */
 _Static_assert(sizeof(model_ave_t) == 72, "72-byte CH4 AV entry");
-typedef struct model_lut { const int32_t *lpid; const model_ave_t *tbl; } model_lut_t;
+typedef struct model_avt { int handle, ref_count, size, pad; model_ave_t table[]; } model_avt_t;
+typedef struct model_mgr { int max_n_avts, n_avts, n_free; model_avt_t *av_table0, **av_tables; } model_mgr_t;
+typedef struct model_gpid { int avtid, lpid; } model_gpid_t;
+enum {   /* MPIDI_rank_map_mode */
+    M_DIRECT, M_DIRECT_INTRA, M_OFFSET, M_OFFSET_INTRA, M_STRIDE, M_STRIDE_INTRA,
+    M_STRIDE_BLOCK, M_STRIDE_BLOCK_INTRA, M_LUT, M_LUT_INTRA, M_MLUT, M_NONE
+};
+typedef struct model_map {   /* MPIDI_rank_map_t */
+    int mode, avtid, size;
+    union { int offset; struct { int offset, stride, blocksize; } stride; } reg;
+    union { struct { void *t; int *lpid; } lut; struct { void *t; model_gpid_t *gpid; } mlut; } irreg;
+} model_map_t;
 
-__attribute__((noinline)) uint64_t loop_model_ch4_lut(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
-                                                      const uint32_t *rk, size_t K)
+static inline __attribute__((always_inline)) uint64_t model_addr(const model_mgr_t *g,
+                                                                 const model_map_t *m, int rank)
 {
-    (void) ctx;
-    const model_lut_t *ml0 = (const model_lut_t *) (const void *) m;
-    uint64_t acc = 0;
-    for (size_t i = 0; i < K; i++) {
-        const model_lut_t *ml = ml0; const avrm_ctx_t *c = ctx;
-        BARRIER2(c, ml);
-        acc += ml->tbl[ml->lpid[rk[i]]].dest[0];
+    const model_ave_t *ret = NULL;
+    int lpid;
+    switch (m->mode) {
+    case M_DIRECT: ret = &g->av_tables[m->avtid]->table[rank]; break;
+    case M_DIRECT_INTRA: ret = &g->av_table0->table[rank]; break;
+    case M_OFFSET: ret = &g->av_tables[m->avtid]->table[rank + m->reg.offset]; break;
+    case M_OFFSET_INTRA: ret = &g->av_table0->table[rank + m->reg.offset]; break;
+    case M_STRIDE:
+        lpid = rank * m->reg.stride.stride + m->reg.stride.offset;
+        ret = &g->av_tables[m->avtid]->table[lpid]; break;
+    case M_STRIDE_INTRA:
+        lpid = rank * m->reg.stride.stride + m->reg.stride.offset;
+        ret = &g->av_table0->table[lpid]; break;
+    case M_STRIDE_BLOCK:
+        lpid = rank / m->reg.stride.blocksize * (m->reg.stride.stride - m->reg.stride.blocksize)
+               + rank + m->reg.stride.offset;
+        ret = &g->av_tables[m->avtid]->table[lpid]; break;
+    case M_STRIDE_BLOCK_INTRA:
+        lpid = rank / m->reg.stride.blocksize * (m->reg.stride.stride - m->reg.stride.blocksize)
+               + rank + m->reg.stride.offset;
+        ret = &g->av_table0->table[lpid]; break;
+    case M_LUT: ret = &g->av_tables[m->avtid]->table[m->irreg.lut.lpid[rank]]; break;
+    case M_LUT_INTRA: ret = &g->av_table0->table[m->irreg.lut.lpid[rank]]; break;
+    case M_MLUT:
+        ret = &g->av_tables[m->irreg.mlut.gpid[rank].avtid]->table[m->irreg.mlut.gpid[rank].lpid];
+        break;
+    default: __builtin_unreachable();   /* MPIR_Assert(0) in MPICH */
     }
-    return acc;
+    return ret->dest[0];
 }
 
+#define DEFINE_MODEL_LOOP(name)                                                        \
+    __attribute__((noinline)) uint64_t loop_model_##name(const void *g0, const void *m0, \
+                                                         const uint32_t *rk, size_t K)  \
+    {                                                                                  \
+        const model_mgr_t *g = g0; const model_map_t *m = m0;                          \
+        uint64_t acc = 0;                                                              \
+        for (size_t i = 0; i < K; i++) {                                               \
+            const model_mgr_t *gg = g; const model_map_t *mm = m;                      \
+            BARRIER2(gg, mm);                                                          \
+            acc += model_addr(gg, mm, (int) rk[i]);                                    \
+        }                                                                              \
+        return acc;                                                                    \
+    }
+DEFINE_MODEL_LOOP(direct)
+DEFINE_MODEL_LOOP(offset)
+DEFINE_MODEL_LOOP(stride)
+DEFINE_MODEL_LOOP(block)
+DEFINE_MODEL_LOOP(lut)
+DEFINE_MODEL_LOOP(mlut)
+
+enum { MK_DIRECT, MK_OFFSET, MK_STRIDE, MK_BLOCK, MK_LUT, MK_MLUT, MK_N };
+static const char *const mk_name[MK_N] = { "direct", "offset", "stride", "block", "lut", "mlut" };
+static const int mk_kind[MK_N] = { BK_DIRECT, BK_OFFSET, BK_STRIDE, BK_BLOCK, BK_LUT, BK_MLUT };
+static const loop_fn mk_loop[MK_N] = {
+    loop_model_direct, loop_model_offset, loop_model_stride, loop_model_block,
+    loop_model_lut, loop_model_mlut
+};
+
+static model_avt_t *model_avt(uint32_t n, uint64_t base)
+{
+    model_avt_t *t = calloc(1, sizeof *t + (size_t) n * sizeof(model_ave_t));
+    if (!t) return NULL;
+    t->size = (int) n;
+    for (uint32_t i = 0; i < n; i++) t->table[i].dest[0] = base + i;
+    return t;
+}
+
+/* the CH4 maps for the same inputs as bk_input (see bench/common/maps.c) */
+static int model_maps(const bk_world_t *w, model_mgr_t *g, model_map_t *mm, uint32_t *sizes)
+{
+    uint32_t N = w->n;
+    g->av_tables = calloc(2, sizeof *g->av_tables);
+    if (!g->av_tables) return -1;
+    g->av_tables[0] = g->av_table0 = model_avt(N, 0);
+    g->av_tables[1] = model_avt(w->m, N);
+    if (!g->av_table0 || !g->av_tables[1]) return -1;
+    g->max_n_avts = g->n_avts = 2;
+    memset(mm, 0, MK_N * sizeof *mm);
+    for (int k = 0; k < MK_N; k++) {
+        int32_t *mp; avrm_src_t *sp;
+        sizes[k] = bk_input(w, mk_kind[k], &mp, &sp);
+        model_map_t *m = &mm[k];
+        m->size = (int) sizes[k];
+        switch (k) {
+        case MK_DIRECT: m->mode = M_DIRECT_INTRA; break;
+        case MK_OFFSET: m->mode = M_OFFSET_INTRA; m->reg.offset = mp[0]; break;
+        case MK_STRIDE: m->mode = M_STRIDE_INTRA; m->reg.stride.offset = mp[0];
+                        m->reg.stride.stride = mp[1] - mp[0]; break;
+        case MK_BLOCK:  m->mode = M_STRIDE_BLOCK_INTRA; m->reg.stride.offset = mp[0];
+                        m->reg.stride.blocksize = 4; m->reg.stride.stride = 16; break;
+        case MK_LUT:    m->mode = M_LUT_INTRA; m->irreg.lut.lpid = (int *) mp; mp = NULL; break;
+        case MK_MLUT: {
+            model_gpid_t *gp = malloc((size_t) sizes[k] * sizeof *gp);
+            if (!gp) return -1;
+            for (uint32_t i = 0; i < sizes[k]; i++) { gp[i].avtid = (int) sp[i].parent; gp[i].lpid = sp[i].rank; }
+            m->mode = M_MLUT;
+            m->irreg.mlut.gpid = gp;
+            break;
+        }
+        }
+        /* check against the definition */
+        for (uint32_t i = 0; i < sizes[k]; i++) {
+            uint64_t want = mp ? (uint64_t) mp[i] : sp ? (sp[i].parent ? N : 0) + (uint64_t) sp[i].rank
+                                                     : (uint64_t) m->irreg.lut.lpid[i];
+            if (model_addr(g, m, (int) i) != want) {
+                fprintf(stderr, "MODEL %s wrong at rank %u\n", mk_name[k], i);
+                return -1;
+            }
+        }
+        free(mp); free(sp);
+    }
+    return 0;
+}
+
+static void model_free(model_mgr_t *g, model_map_t *mm)
+{
+    free(mm[MK_LUT].irreg.lut.lpid);
+    free(mm[MK_MLUT].irreg.mlut.gpid);
+    free(g->av_tables[0]); free(g->av_tables[1]); free(g->av_tables);
+}
+
+/* Thread CPU time by default: on a shared CPU, time slices given to other
+ * processes are not counted (caches stay shared). -w: wall clock. */
+static clockid_t clk = CLOCK_THREAD_CPUTIME_ID;
 static double now(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clk, &ts);
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
 static volatile uint64_t sink;
 
-static double time_loop(loop_fn f, const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
+static double time_loop(loop_fn f, const void *ctx, const void *m,
                         const uint32_t *rk, size_t K, int reps)
 {
     double best = 1e30;
@@ -129,13 +263,14 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "-k") && i + 1 < argc) K = strtoul(argv[++i], NULL, 0);
         else if (!strcmp(argv[i], "-r") && i + 1 < argc) reps = atoi(argv[++i]);
         else if (!strcmp(argv[i], "-o") && i + 1 < argc) out = argv[++i];
+        else if (!strcmp(argv[i], "-w")) clk = CLOCK_MONOTONIC;
         else if (!strcmp(argv[i], "--insns")) insns = 1;
-        else { fprintf(stderr, "usage: %s [--insns] [-n N] [-k K] [-r reps] [-o csv]\n", argv[0]); return 1; }
+        else { fprintf(stderr, "usage: %s [--insns] [-n N] [-k K] [-r reps] [-o csv] [-w]\n", argv[0]); return 1; }
     }
-    bk_world_t w, wc, wp;
+    bk_world_t w, wc, wp;    /* wp: 257 groups, for the 8-byte MLUT (default params) */
     avrm_params_t pp = avrm_params_default();
-    pp.enable_mseg = 0;      /* a true mlut: with mseg on, a random mix of two groups may become mseg */
-    if (bk_world_init(&w, N, 0) || bk_world_init(&wc, N, 1) || bk_world_init_params(&wp, N, &pp)) {
+    if (bk_world_init(&w, N, 0) || bk_world_init(&wc, N, 1) ||
+        bk_world_init_groups(&wp, N, &pp, bk_kind_groups(BK_MLUT))) {
         fprintf(stderr, "world init failed\n");
         return 1;
     }
@@ -146,6 +281,9 @@ int main(int argc, char **argv)
         sizes[k] = bk_input(&w, k, &mp, &sp);
         bk_world_t *wk = k == BK_MLUT ? &wp : &w;
         if (bk_build(wk, k, mp, sp, sizes[k], &maps[k]) != AVRM_OK) { fprintf(stderr, "build %s failed\n", bk_kind_name[k]); return 1; }
+        if (maps[k].mode != bk_kind_mode[k])
+            fprintf(stderr, "bench-lookup: kind %s built as mode %s\n", bk_kind_name[k],
+                    avrm_mode_name((avrm_mode_t) maps[k].mode));
         free(mp); free(sp);
     }
     /* computed-AV variants: direct and stride over a computed world AV */
@@ -159,68 +297,78 @@ int main(int argc, char **argv)
         if (bk_build(&wc, BK_STRIDE, mp, sp, n, &cstride) != AVRM_OK) return 1;
         free(mp);
     }
-    /* MODEL: MPICH 4.0.2 lut over 72-byte entries, same random order as our lut */
-    model_ave_t *mtbl = calloc(N, sizeof *mtbl);
-    int32_t *mlpid = malloc((size_t) N * 4);
-    bk_shuffle32(mlpid, N, 7);
-    for (uint32_t i = 0; i < N; i++) mtbl[i].dest[0] = i;
-    model_lut_t ml = { mlpid, mtbl };
-    const avrm_rankmap_t *mlp = (const avrm_rankmap_t *) (const void *) &ml;
+    model_mgr_t mg;
+    model_map_t mmaps[MK_N];
+    uint32_t msizes[MK_N];
+    memset(&mg, 0, sizeof mg);
+    if (model_maps(&w, &mg, mmaps, msizes)) { fprintf(stderr, "MODEL setup failed\n"); return 1; }
+
+    /* rows: ours kinds, ours computed, MODEL kinds */
+    enum { NROWS = BK_NKINDS + 2 + MK_N };
+    struct row { const char *impl, *label, *mode, *fname; char actual[24]; loop_fn fn;
+                 const void *ctx, *m; uint32_t n; } rows[NROWS];
+    int nr = 0;
+    for (int k = 0; k < BK_NKINDS; k++) {
+        struct row *r = &rows[nr++];
+        *r = (struct row) { k == BK_MLUT ? "ours-257groups" : "ours", "OURS", bk_kind_name[k],
+                            bk_kind_name[k], "", loops[k], k == BK_MLUT ? wp.ctx : w.ctx, &maps[k], sizes[k] };
+        snprintf(r->actual, sizeof r->actual, "%s", avrm_mode_name((avrm_mode_t) maps[k].mode));
+    }
+    rows[nr] = (struct row) { "ours-computed", "OURS", "direct", "direct_computed", "", loop_direct_computed,
+                              wc.ctx, &cdirect, cdirect.size };
+    snprintf(rows[nr].actual, 24, "%s", avrm_mode_name((avrm_mode_t) cdirect.mode)); nr++;
+    rows[nr] = (struct row) { "ours-computed", "OURS", "stride", "stride_computed", "", loop_stride_computed,
+                              wc.ctx, &cstride, cstride.size };
+    snprintf(rows[nr].actual, 24, "%s", avrm_mode_name((avrm_mode_t) cstride.mode)); nr++;
+    static char mfn[MK_N][24];
+    for (int k = 0; k < MK_N; k++) {
+        snprintf(mfn[k], sizeof mfn[k], "model_%s", mk_name[k]);
+        rows[nr] = (struct row) { "MODEL-ch4-4.0.2", "MODEL", mk_name[k], mfn[k], "", mk_loop[k],
+                                  &mg, &mmaps[k], msizes[k] };
+        snprintf(rows[nr].actual, 24, "%s", mk_name[k]); nr++;
+    }
 
     uint32_t *seq = malloc(K * 4), *rnd = malloc(K * 4);
     if (!seq || !rnd) return 1;
     if (insns) {
-        /* one pass each; the sequential stream; callgrind counts per function */
-        for (int k = 0; k < BK_NKINDS; k++) {
-            streams(sizes[k], K, seq, rnd, 1);
-            sink += loops[k](k == BK_MLUT ? wp.ctx : w.ctx, &maps[k], seq, K);
-            printf("mode %s actual %s n %u\n", bk_kind_name[k], avrm_mode_name((avrm_mode_t) maps[k].mode), sizes[k]);
+        /* one pass each over the sequential stream; callgrind counts per function */
+        for (int i = 0; i < nr; i++) {
+            streams(rows[i].n, K, seq, rnd, 1);
+            sink += rows[i].fn(rows[i].ctx, rows[i].m, seq, K);
+            printf("mode %s actual %s n %u impl %s\n", rows[i].fname, rows[i].actual, rows[i].n, rows[i].impl);
         }
-        streams(cdirect.size, K, seq, rnd, 1);
-        sink += loop_direct_computed(wc.ctx, &cdirect, seq, K);
-        printf("mode direct_computed actual %s n %u\n", avrm_mode_name((avrm_mode_t) cdirect.mode), cdirect.size);
-        streams(cstride.size, K, seq, rnd, 1);
-        sink += loop_stride_computed(wc.ctx, &cstride, seq, K);
-        printf("mode stride_computed actual %s n %u\n", avrm_mode_name((avrm_mode_t) cstride.mode), cstride.size);
         streams(N, K, seq, rnd, 1);
-        sink += loop_model_ch4_lut(NULL, mlp, seq, K);
         sink += loop_empty(w.ctx, &maps[0], seq, K);
         printf("K %zu\n", K);
-        return 0;
+    } else {
+        FILE *f = fopen(out, "w");
+        if (!f) { perror(out); return 1; }
+        fprintf(f, "impl,label,mode,actual_mode,n,ns_seq,ns_rand,ns_empty_seq,ns_empty_rand\n");
+        printf("clock: %s; best of %d; K = %zu lookups per run\n",
+               clk == CLOCK_MONOTONIC ? "wall" : "thread CPU time", reps, K);
+        printf("%-28s %-7s %-8s %9s %8s %8s\n", "impl/mode", "label", "actual", "n", "ns seq", "ns rand");
+        for (int i = 0; i < nr; i++) {
+            struct row *r = &rows[i];
+            streams(r->n, K, seq, rnd, 12345);
+            double ts = time_loop(r->fn, r->ctx, r->m, seq, K, reps);
+            double tr = time_loop(r->fn, r->ctx, r->m, rnd, K, reps);
+            double es = time_loop(loop_empty, r->ctx, r->m, seq, K, reps);
+            double er = time_loop(loop_empty, r->ctx, r->m, rnd, K, reps);
+            fprintf(f, "%s,%s,%s,%s,%u,%.3f,%.3f,%.3f,%.3f\n", r->impl, r->label, r->mode, r->actual,
+                    r->n, ts, tr, es, er);
+            char nm[64];
+            snprintf(nm, sizeof nm, "%s/%s", r->impl, r->mode);
+            printf("%-28s %-7s %-8s %9u %8.2f %8.2f\n", nm, r->label, r->actual, r->n, ts, tr);
+        }
+        fclose(f);
     }
-    FILE *f = fopen(out, "w");
-    if (!f) { perror(out); return 1; }
-    fprintf(f, "impl,label,mode,actual_mode,n,ns_seq,ns_rand,ns_empty_seq,ns_empty_rand\n");
-    printf("%-28s %-7s %-8s %9s %8s %8s\n", "impl/mode", "label", "actual", "n", "ns seq", "ns rand");
-    for (int k = -3; k < BK_NKINDS; k++) {
-        const avrm_ctx_t *ctx = w.ctx;
-        const avrm_rankmap_t *m;
-        loop_fn fn;
-        const char *impl = "ours", *label = "OURS", *mode;
-        char actual[32];
-        if (k == -3) { m = mlp; fn = loop_model_ch4_lut; impl = "MODEL-ch4-4.0.2"; label = "MODEL"; mode = "lut"; ctx = NULL; }
-        else if (k == -2) { m = &cdirect; fn = loop_direct_computed; ctx = wc.ctx; impl = "ours-computed"; mode = "direct"; }
-        else if (k == -1) { m = &cstride; fn = loop_stride_computed; ctx = wc.ctx; impl = "ours-computed"; mode = "stride"; }
-        else { m = &maps[k]; fn = loops[k]; mode = bk_kind_name[k]; if (k == BK_MLUT) { ctx = wp.ctx; impl = "ours-mseg-off"; } }
-        uint32_t n = k == -3 ? N : m->size;
-        snprintf(actual, sizeof actual, "%s", k == -3 ? "lut" : avrm_mode_name((avrm_mode_t) m->mode));
-        streams(n, K, seq, rnd, 12345);
-        double ts = time_loop(fn, ctx, m, seq, K, reps);
-        double tr = time_loop(fn, ctx, m, rnd, K, reps);
-        double es = time_loop(loop_empty, ctx, m, seq, K, reps);
-        double er = time_loop(loop_empty, ctx, m, rnd, K, reps);
-        fprintf(f, "%s,%s,%s,%s,%u,%.3f,%.3f,%.3f,%.3f\n", impl, label, mode, actual, n, ts, tr, es, er);
-        char nm[64];
-        snprintf(nm, sizeof nm, "%s/%s", impl, mode);
-        printf("%-28s %-7s %-8s %9u %8.2f %8.2f\n", nm, label, actual, n, ts, tr);
-    }
-    fclose(f);
     for (int k = 0; k < BK_NKINDS; k++) avrm_map_release(k == BK_MLUT ? wp.ctx : w.ctx, &maps[k]);
-    bk_world_fini(&wp);
     avrm_map_release(wc.ctx, &cdirect);
     avrm_map_release(wc.ctx, &cstride);
+    bk_world_fini(&wp);
     bk_world_fini(&w);
     bk_world_fini(&wc);
-    free(mtbl); free(mlpid); free(seq); free(rnd);
+    model_free(&mg, mmaps);
+    free(seq); free(rnd);
     return 0;
 }

@@ -7,7 +7,9 @@
 typedef struct ost {
     avrm_ctx_t *ctx;
     int computed;
-    char name[48];
+    int wide;                  /* no mlut32: a one-peer AV at pgid 256 */
+    double wide_entries, wide_meta;   /* its bytes, left out of the report */
+    char name[64];
 } ost_t;
 
 static int av_create(sim_backend_t *b, const sim_t *sm, uint16_t pgid, uint32_t size)
@@ -27,6 +29,20 @@ static int av_create(sim_backend_t *b, const sim_t *sm, uint16_t pgid, uint32_t 
     avrm_av_t *av;
     avrm_status_t st = avrm_av_create(s->ctx, &ap, &av);
     if (st != AVRM_OK) { fprintf(stderr, "avrm_av_create: %d\n", st); return -1; }
+    if (pgid == 0 && s->wide) {
+        avrm_stats_t a, z;
+        avrm_ctx_stats(s->ctx, &a);
+        avrm_av_params_t wp;
+        memset(&wp, 0, sizeof wp);
+        wp.size = 1;
+        wp.pgid = AVRM_MLUT32_MAX_PGS;
+        avrm_av_t *wav;
+        if (avrm_av_create(s->ctx, &wp, &wav) != AVRM_OK) return -1;
+        if (avrm_av_set(wav, 0, UINT64_C(1) << 40, 0, NULL) != AVRM_OK) return -1;
+        avrm_ctx_stats(s->ctx, &z);
+        s->wide_entries = (double) z.av_entry_bytes - (double) a.av_entry_bytes;
+        s->wide_meta = (double) z.av_meta_bytes - (double) a.av_meta_bytes;
+    }
     if (av->entries) {
         /* synthetic FI_AV_TABLE addresses: world first, then later groups */
         uint64_t base = pgid == 0 ? 0 : sm->gsize[0];
@@ -97,9 +113,9 @@ static void report(sim_backend_t *b, sim_mem_t *o)
     avrm_stats_t st;
     avrm_ctx_stats(s->ctx, &st);
     memset(o, 0, sizeof *o);
-    o->av_entries = (double) st.av_entry_bytes;
+    o->av_entries = (double) st.av_entry_bytes - s->wide_entries;
     o->side = (double) st.av_side_bytes;
-    o->meta = (double) st.av_meta_bytes + (double) st.index_bytes;
+    o->meta = (double) st.av_meta_bytes + (double) st.index_bytes - s->wide_meta;
     o->maps = (double) st.map_bytes;
     o->tables = (double) st.table_bytes;
     o->shared_avoided = (double) st.table_shared_bytes;
@@ -122,22 +138,14 @@ void avrm_bench_mode_counts(sim_backend_t *b, size_t counts[AVRM_MODE_COUNT])
     memcpy(counts, st.nmaps, sizeof st.nmaps);
 }
 
-sim_backend_t *avrm_backend_new(int variant)
+static sim_backend_t *make(const avrm_params_t *p, int computed, int wide, const char *nm)
 {
     sim_backend_t *b = calloc(1, sizeof *b);
     ost_t *s = calloc(1, sizeof *s);
-    if (!b || !s) return NULL;
-    avrm_params_t p = avrm_params_default();
-    const char *nm = "ours-stored";
-    if (variant == OURS_COMPUTED) { p.computed_av = 1; nm = "ours-computed"; }
-    if (variant == OURS_PAPER) {
-        p.enable_except = p.enable_grid = p.enable_lut16 = p.enable_mseg = 0;
-        p.share_by_content = 0;
-        p.computed_av = 0;
-        nm = "ours-paper-modes";
-    }
-    if (avrm_ctx_create(&p, &s->ctx) != AVRM_OK) { free(b); free(s); return NULL; }
-    s->computed = variant == OURS_COMPUTED;
+    if (!b || !s) { free(b); free(s); return NULL; }
+    if (avrm_ctx_create(p, &s->ctx) != AVRM_OK) { free(b); free(s); return NULL; }
+    s->computed = computed;
+    s->wide = wide;
     snprintf(s->name, sizeof s->name, "%s", nm);
     b->name = s->name;
     b->label = "OURS";
@@ -149,4 +157,33 @@ sim_backend_t *avrm_backend_new(int variant)
     b->report = report;
     b->destroy = destroy;
     return b;
+}
+
+sim_backend_t *avrm_backend_ablate(unsigned off)
+{
+    static const char *const fname[] = { "except", "grid", "lut16", "mseg", "mlut32", "share" };
+    avrm_params_t p = avrm_params_default();
+    if (off & FEAT_EXCEPT) p.enable_except = 0;
+    if (off & FEAT_GRID) p.enable_grid = 0;
+    if (off & FEAT_LUT16) p.enable_lut16 = 0;
+    if (off & FEAT_MSEG) p.enable_mseg = 0;
+    if (off & FEAT_SHARE) p.share_by_content = 0;
+    p.computed_av = 0;
+    char nm[64] = "ours-paper-modes";
+    if ((off & FEAT_ALL) != FEAT_ALL) {
+        size_t o = (size_t) snprintf(nm, sizeof nm, "ours");
+        for (int k = 0; k < 6; k++)
+            if (off & (1u << k)) o += (size_t) snprintf(nm + o, sizeof nm - o, "-no%s", fname[k]);
+    }
+    return make(&p, 0, (off & FEAT_MLUT32) != 0, nm);
+}
+
+sim_backend_t *avrm_backend_new(int variant)
+{
+    if (variant == OURS_PAPER) return avrm_backend_ablate(FEAT_ALL);
+    if (variant == OURS_NOSHARE) return avrm_backend_ablate(FEAT_SHARE);
+    avrm_params_t p = avrm_params_default();
+    if (variant == OURS_COMPUTED) p.computed_av = 1;
+    return make(&p, variant == OURS_COMPUTED, 0,
+                variant == OURS_COMPUTED ? "ours-computed" : "ours-stored");
 }

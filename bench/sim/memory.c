@@ -1,13 +1,15 @@
 /*
  * memory.c - bench-memory: per-process memory of address vectors and rank
  * maps for the paper's scenarios (Figs 9-14) and application-shaped ones,
- * ours (libavrm: stored AV, computed AV, paper modes only) against the
- * MODELs of MPICH 3.2 VC/VCRT, MPICH 4.0.2 CH4 and MPICH main.
+ * ours (libavrm: stored AV, computed AV, paper modes only, no content
+ * sharing, plus per-scenario ablations of single beyond-paper features)
+ * against the MODELs of MPICH 3.2 VC/VCRT, MPICH 4.0.2 CH4 and MPICH main.
  *
  * usage: bench-memory [-n N[,N...]] [-s scen[,scen...]] [-p ppn] [-o out.csv] [-a] [-m models-only]
  * Scenario names: split10 split100 dup10 dup100 isplit10 isplit100 idup10
  * idup100 reorder10 reorder100 spawn10 spawn100 nek5000 nwchem lsms fft3d
- * kumar kumar252; "paper" and "apps" select the groups.
+ * kumar kumar252 workers repeat100 nodesplit100; "paper", "apps" and "share"
+ * select the groups.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sim.h"
@@ -176,33 +178,95 @@ static void sc_kumar252(sim_t *s, int K)
             sim_forget(sim_split(s, s->world, kcolor, key_rank, &ka));
 }
 
+/* Master/worker: split world into {0} and the workers 1..N-1 (me = 1): the
+ * workers' node-roots comm is 1, 16, 32, ...: a stride with one exception */
+static int32_t is_worker(void *a, uint32_t r, uint32_t g) { (void) a; (void) g; return r != 0; }
+static void sc_workers(sim_t *s, int K)
+{
+    (void) K;
+    sim_forget(sim_split(s, s->world, is_worker, key_rank, NULL));
+}
+
+/* Content sharing (issue: "identical LUTs shared across communicators by
+ * content ... measure it on repeated non-dup patterns like internal
+ * node-roots comms").
+ * repeat: K MPI_Comm_create from the same irregular group: a fixed random
+ * half of the world in a fixed random order, me at comm rank 0 (so that me
+ * is its node's root and holds the node-roots comm). Each comm gets its
+ * node and node-roots comms; all K stay alive. */
+static void sc_repeat(sim_t *s, int K)
+{
+    uint32_t n = s->N / 2 ? s->N / 2 : 1;
+    int32_t *perm = malloc((size_t) s->N * 4);
+    shuffle(perm, s->N, 3000);
+    for (uint32_t i = 0; i < s->N; i++)
+        if ((uint32_t) perm[i] == s->me) { perm[i] = perm[0]; perm[0] = (int32_t) s->me; break; }
+    for (int k = 0; k < K; k++) {
+        sim_comm_t *c = sim_incl(s, s->world, perm, n);
+        if (c) sim_forget(c);
+    }
+    free(perm);
+}
+/* nodesplit: K MPI_Comm_split with the same irregular colour/key: whole
+ * nodes get a fixed random colour (0/1), keys are a fixed random
+ * permutation with me's key lowest (me is its node's root). Each result:
+ * a N/2-rank irregular LUT, a 16-rank node comm in random order and a
+ * N/32-rank irregular node-roots comm, identical across the K splits. */
+struct nsplit { const uint8_t *ncol; const int32_t *key; uint32_t P; };
+static int32_t ns_color(void *a, uint32_t r, uint32_t g) { (void) g; const struct nsplit *x = a; return x->ncol[r / x->P]; }
+static int32_t ns_key(void *a, uint32_t r, uint32_t g) { (void) g; return ((const struct nsplit *) a)->key[r]; }
+static void sc_nodesplit(sim_t *s, int K)
+{
+    uint32_t nn = (s->N + s->P - 1) / s->P;
+    uint8_t *ncol = malloc(nn);
+    int32_t *key = malloc((size_t) s->N * 4);
+    uint64_t seed = 4000;
+    for (uint32_t i = 0; i < nn; i++) ncol[i] = (uint8_t) (sim_rand(&seed) & 1);
+    shuffle(key, s->N, 4001);
+    key[s->me] = -1;
+    struct nsplit a = { ncol, key, s->P };
+    for (int k = 0; k < K; k++) {
+        sim_comm_t *c = sim_split(s, s->world, ns_color, ns_key, &a);
+        if (c) sim_forget(c);
+    }
+    free(ncol);
+    free(key);
+}
+
+#define MAXABL 3
 typedef struct scen {
     const char *name, *group, *what;
     void (*fn)(sim_t *, int);
     int K;
     uint32_t me;
     uint32_t maxN;      /* skip above (memory/time) */
+    unsigned abl[MAXABL];   /* extra back ends: default params minus these FEAT_* masks */
 } scen_t;
 
 static const scen_t scens[] = {
-    { "split10",   "paper", "10 odd/even splits of world (Fig 9)", sc_split, 10, 0, 1u << 24 },
-    { "split100",  "paper", "100 odd/even splits of world (Fig 9)", sc_split, 100, 0, 1u << 24 },
-    { "dup10",     "paper", "10 dups of world + node/node-roots (Fig 10)", sc_dup, 10, 0, 1u << 24 },
-    { "dup100",    "paper", "100 dups of world + node/node-roots (Fig 10)", sc_dup, 100, 0, 1u << 24 },
-    { "isplit10",  "paper", "10 odd/even splits of an intercomm (Fig 11)", sc_isplit, 10, 0, 1u << 24 },
-    { "isplit100", "paper", "100 odd/even splits of an intercomm (Fig 11)", sc_isplit, 100, 0, 1u << 24 },
-    { "idup10",    "paper", "10 dups of an intercomm (Fig 12)", sc_idup, 10, 0, 1u << 24 },
-    { "idup100",   "paper", "100 dups of an intercomm (Fig 12)", sc_idup, 100, 0, 1u << 24 },
-    { "reorder10", "paper", "10 randomly reordered dups of world (Fig 13)", sc_reorder, 10, 0, 1u << 21 },
-    { "reorder100","paper", "100 randomly reordered dups of world (Fig 13)", sc_reorder, 100, 0, 1u << 21 },
-    { "spawn10",   "paper", "merged world+spawned(N/16) + 10 reordered dups (Fig 14)", sc_spawn, 10, 0, 1u << 21 },
-    { "spawn100",  "paper", "merged world+spawned(N/16) + 100 reordered dups (Fig 14)", sc_spawn, 100, 0, 1u << 21 },
-    { "nek5000",   "apps",  "Nek5000: 86 dups of world", sc_nek, 0, 0, 1u << 24 },
-    { "nwchem",    "apps",  "NWChem: 2-D grid row+col splits, 50 RMA-window dups", sc_nwchem, 0, 0, 1u << 24 },
-    { "lsms",      "apps",  "LSMS: master + walkers of 100 (me = rank 1)", sc_lsms, 0, 1, 1u << 24 },
-    { "fft3d",     "apps",  "3-D FFT pencils: 2-D cart, row/col cart_sub", sc_fft, 0, 0, 1u << 24 },
-    { "kumar",     "apps",  "Kumar 4-D grid (64^4 at 16M): 1-D and 3-D cart_subs", sc_kumar, 0, 0, 1u << 24 },
-    { "kumar252",  "apps",  "Kumar BG/Q neighbourhood split test (ext-1 per dim)", sc_kumar252, 0, 0, 1u << 20 },
+    { "split10",   "paper", "10 odd/even splits of world (Fig 9)", sc_split, 10, 0, 1u << 24, { 0 } },
+    { "split100",  "paper", "100 odd/even splits of world (Fig 9)", sc_split, 100, 0, 1u << 24, { 0 } },
+    { "dup10",     "paper", "10 dups of world + node/node-roots (Fig 10)", sc_dup, 10, 0, 1u << 24, { 0 } },
+    { "dup100",    "paper", "100 dups of world + node/node-roots (Fig 10)", sc_dup, 100, 0, 1u << 24, { 0 } },
+    { "isplit10",  "paper", "10 odd/even splits of an intercomm (Fig 11)", sc_isplit, 10, 0, 1u << 24, { 0 } },
+    { "isplit100", "paper", "100 odd/even splits of an intercomm (Fig 11)", sc_isplit, 100, 0, 1u << 24, { 0 } },
+    { "idup10",    "paper", "10 dups of an intercomm (Fig 12)", sc_idup, 10, 0, 1u << 24, { 0 } },
+    { "idup100",   "paper", "100 dups of an intercomm (Fig 12)", sc_idup, 100, 0, 1u << 24, { 0 } },
+    { "reorder10", "paper", "10 randomly reordered dups of world (Fig 13)", sc_reorder, 10, 0, 1u << 21, { FEAT_LUT16 } },
+    { "reorder100","paper", "100 randomly reordered dups of world (Fig 13)", sc_reorder, 100, 0, 1u << 21, { FEAT_LUT16 } },
+    { "spawn10",   "paper", "merged world+spawned(N/16) + 10 reordered dups (Fig 14)", sc_spawn, 10, 0, 1u << 21,
+      { FEAT_MSEG, FEAT_MLUT32, FEAT_MSEG | FEAT_MLUT32 } },
+    { "spawn100",  "paper", "merged world+spawned(N/16) + 100 reordered dups (Fig 14)", sc_spawn, 100, 0, 1u << 21,
+      { FEAT_MSEG, FEAT_MLUT32, FEAT_MSEG | FEAT_MLUT32 } },
+    { "nek5000",   "apps",  "Nek5000: 86 dups of world", sc_nek, 0, 0, 1u << 24, { 0 } },
+    { "nwchem",    "apps",  "NWChem: 2-D grid row+col splits, 50 RMA-window dups", sc_nwchem, 0, 0, 1u << 24, { 0 } },
+    { "lsms",      "apps",  "LSMS: master + walkers of 100 (me = rank 1)", sc_lsms, 0, 1, 1u << 24, { FEAT_EXCEPT } },
+    { "workers",   "apps",  "master/worker split {0} | 1..N-1 (me = 1): node-roots 1,16,32,..", sc_workers, 0, 1, 1u << 24, { FEAT_EXCEPT } },
+    { "fft3d",     "apps",  "3-D FFT pencils: 2-D cart, row/col cart_sub", sc_fft, 0, 0, 1u << 24, { 0 } },
+    { "kumar",     "apps",  "Kumar 4-D grid (64^4 at 16M): 1-D and 3-D cart_subs", sc_kumar, 0, 0, 1u << 24, { FEAT_GRID } },
+    { "kumar252",  "apps",  "Kumar BG/Q neighbourhood split test (ext-1 per dim)", sc_kumar252, 0, 0, 1u << 20, { FEAT_GRID } },
+    { "repeat100", "share", "100 comm_create from one irregular half of world (+node/node-roots)", sc_repeat, 100, 0, 1u << 20, { 0 } },
+    { "nodesplit100","share","100 splits, same irregular node colour/random key (+node/node-roots)", sc_nodesplit, 100, 0, 1u << 20, { 0 } },
 };
 #define NSCEN (sizeof scens / sizeof scens[0])
 
@@ -236,7 +300,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "-a")) append = 1;
         else if (!strcmp(argv[i], "-m")) models_only = 1;
         else {
-            fprintf(stderr, "usage: %s [-n N,..] [-s scen|paper|apps,..] [-p ppn] [-o csv] [-a] [-m]\n", argv[0]);
+            fprintf(stderr, "usage: %s [-n N,..] [-s scen|paper|apps|share,..] [-p ppn] [-o csv] [-a] [-m]\n", argv[0]);
             for (size_t k = 0; k < NSCEN; k++) fprintf(stderr, "  %-11s %s\n", scens[k].name, scens[k].what);
             return 1;
         }
@@ -264,6 +328,8 @@ int main(int argc, char **argv)
                 b[nb++] = avrm_backend_new(OURS_STORED);
                 b[nb++] = avrm_backend_new(OURS_COMPUTED);
                 b[nb++] = avrm_backend_new(OURS_PAPER);
+                b[nb++] = avrm_backend_new(OURS_NOSHARE);
+                for (int a = 0; a < MAXABL && sc->abl[a]; a++) b[nb++] = avrm_backend_ablate(sc->abl[a]);
             }
 #endif
             b[nb++] = model_backend_new(MODEL_VC);

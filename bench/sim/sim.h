@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SIM_MAXB 8            /* back ends per run */
+#define SIM_MAXB 12           /* back ends per run */
 #define SIM_UNDEF (-1)        /* MPI_UNDEFINED colour */
 
 /* packed gpid: pgid in bits 24..31, lpid in bits 0..23 (16M max) */

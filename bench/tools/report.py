@@ -3,7 +3,9 @@
 
   report.py insns CALLGRIND_OUT MODES_TXT OUT_CSV   instructions per lookup
   report.py memory MEMORY_CSV OUT_JSON             JSON + summary tables
+  report.py features MEMORY_CSV [-a]                beyond-paper features table (-a: every N)
   report.py plots OUTDIR                            gnuplot PNGs from the CSVs
+  report.py summary OUTDIR                          Markdown tables of a run (for results/SUMMARY.md)
 """
 import csv, json, os, re, subprocess, sys
 from collections import defaultdict
@@ -18,38 +20,42 @@ def insns(cg, modes_txt, out):
         m = re.match(r"\s*([\d,]+)\s+\([^)]*\)\s+\S*:(loop_\w+)", line)
         if m:
             ir[m.group(2)] += int(m.group(1).replace(",", ""))
-    actual, sizes, K = {}, {}, None
+    runs, K = [], None
     for line in open(modes_txt):
         f = line.split()
-        if f[0] == "mode":
-            actual[f[1]] = f[3]; sizes[f[1]] = f[5]
+        if f[0] == "mode":     # mode <loop name> actual <mode> n <n> impl <impl>
+            runs.append(dict(name=f[1], actual=f[3], n=f[5], impl=f[7]))
         elif f[0] == "K":
             K = int(f[1])
     base = ir["loop_empty"]
     rows = []
-    for name in list(actual) + ["model_ch4_lut"]:
-        fn = "loop_" + name
+    for r in runs:
+        fn = "loop_" + r["name"]
         if fn not in ir:
             continue
         per = round((ir[fn] - base) / K, 2)
-        mode = name.replace("_computed", "")
+        model = r["impl"].startswith("MODEL")
+        mode = r["name"].replace("_computed", "").replace("model_", "")
         tgt = TARGET.get(mode, 11)
-        impl = "MODEL-ch4-4.0.2" if name.startswith("model") else \
-               ("ours-computed" if name.endswith("_computed") else
-                ("ours-mseg-off" if name == "mlut" else "ours"))
-        act = "lut" if name.startswith("model") else actual[name]
-        rows.append(dict(impl=impl, label="MODEL" if impl.startswith("MODEL") else "OURS",
-                         mode=mode if not name.startswith("model") else "lut", actual_mode=act,
-                         insns=round(per, 2), target=("" if impl.startswith("MODEL") else tgt),
-                         ok=("" if impl.startswith("MODEL") else ("yes" if per <= tgt + 1e-9 else "NO"))))
+        rows.append(dict(impl=r["impl"], label="MODEL" if model else "OURS", mode=mode,
+                         actual_mode=r["actual"], n=r["n"], insns=per,
+                         target="" if model else tgt,
+                         ok="" if model else ("yes" if per <= tgt + 1e-9 else "NO")))
+    model = {r["mode"]: r["insns"] for r in rows if r["label"] == "MODEL"}
+    for r in rows:
+        r["model_insns"] = model.get(r["mode"], model.get("mlut") if r["mode"] == "mlut32" else "") \
+            if r["label"] == "OURS" else ""
     with open(out, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader(); w.writerows(rows)
     print("Instructions per avrm_map_addr() (callgrind, loop minus empty loop, K=%d; x86_64 gcc -O2)" % K)
-    print("%-16s %-6s %-8s %-8s %7s %6s %s" % ("impl", "label", "mode", "actual", "insns", "target", "ok"))
+    print("MODEL = MPICH 4.0.2 MPIDIU_comm_rank_to_av + av_to_phys on the same input; "
+          "target: <= 7 direct/offset, <= 11 others")
+    print("%-16s %-6s %-8s %-8s %7s %6s %-3s %7s" % ("impl", "label", "mode", "actual", "insns",
+                                                   "target", "ok", "MODEL"))
     for r in rows:
-        print("%-16s %-6s %-8s %-8s %7.2f %6s %s" % (r["impl"], r["label"], r["mode"], r["actual_mode"],
-                                                   r["insns"], r["target"], r["ok"]))
+        print("%-16s %-6s %-8s %-8s %7.2f %6s %-3s %7s" % (r["impl"], r["label"], r["mode"], r["actual_mode"],
+                                                        r["insns"], r["target"], r["ok"], r["model_insns"]))
 
 def load_mem(path):
     rows = list(csv.DictReader(open(path)))
@@ -58,12 +64,36 @@ def load_mem(path):
             r[k] = float(r[k]) if k != "N" else int(r[k])
     return rows
 
-IMPLS = ["ours-stored", "ours-computed", "ours-paper-modes",
+IMPLS = ["ours-stored", "ours-computed", "ours-paper-modes", "ours-noshare",
          "MODEL-vc-vcrt-3.2", "MODEL-ch4-4.0.2", "MODEL-mpich-main"]
+
+# beyond-paper features: (feature, scenario, back end without it, N shown in the
+# compact table: None = the largest N measured; features.csv has every N).
+# "with" is always ours-stored (default parameters).
+FEATURES = [
+    ("except", "lsms", "ours-noexcept", None),
+    ("except", "workers", "ours-noexcept", None),
+    ("grid", "kumar", "ours-nogrid", None),
+    ("grid", "kumar252", "ours-nogrid", None),
+    ("lut16", "reorder10", "ours-nolut16", (4096, 65536)),
+    ("lut16", "reorder100", "ours-nolut16", (4096, 65536)),
+    ("mseg", "spawn100", "ours-nomseg", None),
+    ("mlut32", "spawn100", "ours-nomlut32", None),
+    ("mseg+mlut32", "spawn100", "ours-nomseg-nomlut32", None),
+    ("share", "repeat100", "ours-noshare", None),
+    ("share", "nodesplit100", "ours-noshare", None),
+    ("share", "kumar252", "ours-noshare", (786432,)),
+    ("share", "dup100", "ours-noshare", (786432,)),
+    ("share", "reorder100", "ours-noshare", (786432,)),
+    ("all (paper modes)", "spawn100", "ours-paper-modes", (786432,)),
+    ("all (paper modes)", "kumar", "ours-paper-modes", (16777216,)),
+    ("all (paper modes)", "kumar252", "ours-paper-modes", (1048576,)),
+    ("all (paper modes)", "repeat100", "ours-paper-modes", (1048576,)),
+]
 
 def fmt(b):
     for u, d in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
-        if b >= d:
+        if abs(b) >= d:
             return "%.2f %s" % (b / d, u)
     return "%d B" % b
 
@@ -83,6 +113,10 @@ def memory(path, out_json):
         for N in sorted({k[1] for k in by if k[0] == s}):
             d = by[(s, N)]
             print("%-11s %9d " % (s, N) + " ".join("%16s" % (fmt(d[i]) if i in d else "-") for i in IMPLS))
+    feat, _ = features(rows, os.path.join(os.path.dirname(out_json) or ".", "features.csv"))
+    if feat:
+        print()
+        print_features(feat)
     # issue targets
     d = by.get(("split100", 786432))
     if d and "ours-stored" in d:
@@ -90,8 +124,57 @@ def memory(path, out_json):
               "computed <= 0.1 MB -> %s (%s)" % (fmt(d["ours-stored"]), "ok" if d["ours-stored"] <= 6.5e6 else "MISSED",
                                                 fmt(d["ours-computed"]), "ok" if d["ours-computed"] <= 0.1e6 else "MISSED"))
 
+def features(rows, out_csv=None):
+    """beyond-paper features: bytes with (ours-stored) vs without (ablation).
+    Returns (compact rows, all rows); the CSV gets all rows."""
+    tot = {(r["scenario"], r["N"], r["impl"]): r["total"] for r in rows}
+    allr, compact = [], []
+    for feat, sc, without, Nsel in FEATURES:
+        Ns = sorted({N for (s2, N, i) in tot if s2 == sc and i == without and (s2, N, "ours-stored") in tot})
+        show = [N for N in Ns if N in Nsel] if Nsel else Ns[-1:]
+        for N in Ns:
+            w, wo = tot[(sc, N, "ours-stored")], tot[(sc, N, without)]
+            r = dict(feature=feat, scenario=sc, N=N, without_impl=without, with_bytes=int(w),
+                     without_bytes=int(wo), saved_bytes=int(wo - w), ratio=round(wo / w, 3))
+            allr.append(r)
+            if N in show:
+                compact.append(r)
+    if out_csv and allr:
+        with open(out_csv, "w", newline="") as f:
+            wr = csv.DictWriter(f, fieldnames=list(allr[0]))
+            wr.writeheader(); wr.writerows(allr)
+    return compact, allr
+
+def print_features(out):
+    print("Beyond-paper features: per-process bytes with the feature (ours-stored) and without it "
+          "(same params, that feature off); ratio = without / with; every N in features.csv")
+    print("%-17s %-12s %9s %12s %12s %12s %8s" % ("feature", "scenario", "N", "with", "without", "saved", "ratio"))
+    for r in out:
+        print("%-17s %-12s %9d %12s %12s %12s %8.3f" % (r["feature"], r["scenario"], r["N"], fmt(r["with_bytes"]),
+                                                       fmt(r["without_bytes"]), fmt(r["saved_bytes"]), r["ratio"]))
+
 def gp(script):
     subprocess.run(["gnuplot"], input=script, text=True, check=True)
+
+STYLE = {   # line style per back end: coinciding lines stay visible (dashes, points)
+    "ours-stored": "lw 3 dt 1 pt 7 ps 1.4 lc rgb '#1b9e77'",
+    "ours-computed": "lw 2 dt 1 pt 5 ps 1.2 lc rgb '#66a61e'",
+    "ours-paper-modes": "lw 2 dt 2 pt 9 ps 1.6 lc rgb '#7570b3'",
+    "ours-noshare": "lw 2 dt 3 pt 13 ps 1.4 lc rgb '#e7298a'",
+    "MODEL-vc-vcrt-3.2": "lw 2 dt 4 pt 4 ps 1.2 lc rgb '#a6761d'",
+    "MODEL-ch4-4.0.2": "lw 2 dt 4 pt 6 ps 1.2 lc rgb '#d95f02'",
+    "MODEL-mpich-main": "lw 2 dt 4 pt 8 ps 1.2 lc rgb '#666666'",
+}
+
+# x-axis order of the lookup plots: (label, ours impl, ours mode, MODEL mode)
+LOOKUP_X = [("direct", "ours", "direct", "direct"), ("offset", "ours", "offset", "offset"),
+            ("stride", "ours", "stride", "stride"), ("block", "ours", "block", "block"),
+            ("except", "ours", "except", None), ("grid", "ours", "grid", None),
+            ("lut", "ours", "lut", "lut"), ("lut16", "ours", "lut16", None),
+            ("mlut32", "ours", "mlut32", "mlut"), ("mlut (257 groups)", "ours-257groups", "mlut", "mlut"),
+            ("mseg", "ours", "mseg", None),
+            ("direct, computed AV", "ours-computed", "direct", "direct"),
+            ("stride, computed AV", "ours-computed", "stride", "stride")]
 
 def plots(outdir):
     mem = os.path.join(outdir, "memory.csv")
@@ -112,50 +195,146 @@ def plots(outdir):
                 f.write("N " + " ".join(impls) + "\n")
                 for N in Ns:
                     f.write("%d " % N + " ".join("%g" % (max(tab.get((i, N), float("nan")), 1) / 1e6) for i in impls) + "\n")
-            plot = ", ".join("'%s' using 1:%d with linespoints lw 2 title '%s'" %
-                             (dat, k + 2, i.replace("MODEL-", "MODEL ")) for k, i in enumerate(impls))
-            gp("""set terminal pngcairo size 900,600
+            plot = ", ".join("'%s' using 1:%d with linespoints %s title '%s'" %
+                             (dat, k + 2, STYLE.get(i, "lw 2"), i.replace("MODEL-", "MODEL "))
+                             for k, i in enumerate(impls))
+            gp("""set terminal pngcairo size 1000,600 font ',11'
 set output '%s'
-set title 'Memory per process: %s (MODEL = model of another MPI)'
+set title 'Memory per process: %s (P = 16 per node; MODEL = model of another MPI)'
 set logscale xy
-set xlabel 'processes N'
-set ylabel 'MB per process'
-set key left top
+set format x '%%.0s%%c'
+set format y '10^{%%L}'
+set xlabel 'processes N (log)'
+set ylabel 'MB per process (log)'
+set key outside right top spacing 1.3
 set grid
+set autoscale fix
+set offsets graph 0.04, graph 0.04, graph 0.06, graph 0.06
 plot %s
 """ % (os.path.join(outdir, "memory_%s.png" % s), s, plot))
+    def ymax(table):
+        v = [float(x) for x in table.values() if x not in (None, "")]
+        return 1.12 * max(v) if v else 1
+    def cluster_dat(path, table, cols):
+        with open(path, "w") as f:
+            for lab, impl, mode, mmode in LOOKUP_X:
+                vals = [table.get((impl, mode, c)) for c in cols[0]] + \
+                       [table.get(("MODEL", mmode, c)) if mmode else None for c in cols[1]]
+                f.write('"%s" ' % lab + " ".join("NaN" if v in (None, "") else str(v) for v in vals) + "\n")
     lk = os.path.join(outdir, "lookup.csv")
     if os.path.exists(lk):
         dat = os.path.join(outdir, "lookup.dat")
-        with open(dat, "w") as f:
-            for r in csv.DictReader(open(lk)):
-                f.write('"%s/%s" %s %s\n' % (r["impl"].replace("MODEL-", "MODEL "), r["mode"], r["ns_seq"], r["ns_rand"]))
-        gp("""set terminal pngcairo size 1100,600
+        t, n = {}, ""
+        for r in csv.DictReader(open(lk)):
+            impl = "MODEL" if r["label"] == "MODEL" else r["impl"]
+            t[(impl, r["mode"], "seq")] = r["ns_seq"]
+            t[(impl, r["mode"], "rand")] = r["ns_rand"]
+            if r["mode"] == "direct" and impl == "ours":
+                n = r["n"]
+        cluster_dat(dat, t, (("seq", "rand"), ("seq", "rand")))
+        gp("""set terminal pngcairo size 1200,650 font ',11'
 set output '%s'
-set title 'ns per lookup (avrm\\_map\\_addr), sequential and random ranks'
+set title 'ns per lookup (avrm\\_map\\_addr; MODEL: MPICH 4.0.2 MPIDIU\\_comm\\_rank\\_to\\_av), world n = %s, thread CPU time'
 set style data histograms
-set style histogram clustered
-set style fill solid 0.8
-set xtics rotate by -40
-set ylabel 'ns per lookup (incl. loop)'
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set xtics rotate by -30 scale 0
+set bmargin 7
+set rmargin 14
+set yrange [0:%g]
+set ylabel 'ns per lookup (loop included)'
+set key outside top center horizontal
 set grid y
-plot '%s' using 2:xtic(1) title 'sequential', '' using 3 title 'random'
-""" % (os.path.join(outdir, "lookup_ns.png"), dat))
+plot '%s' using 2:xtic(1) title 'ours, sequential ranks' lc rgb '#1b9e77', '' using 3 title 'ours, random ranks' lc rgb '#66c2a5', '' using 4 title 'MODEL CH4 4.0.2, sequential' lc rgb '#d95f02', '' using 5 title 'MODEL CH4 4.0.2, random' lc rgb '#fc8d62'
+""" % (os.path.join(outdir, "lookup_ns.png"), n, ymax(t), dat))
     ins = os.path.join(outdir, "insns.csv")
     if os.path.exists(ins):
         dat = os.path.join(outdir, "insns.dat")
-        with open(dat, "w") as f:
-            for r in csv.DictReader(open(ins)):
-                f.write('"%s/%s" %s %s\n' % (r["impl"].replace("MODEL-", "MODEL "), r["mode"], r["insns"], r["target"] or "NaN"))
-        gp("""set terminal pngcairo size 1100,600
+        t = {}
+        for r in csv.DictReader(open(ins)):
+            impl = "MODEL" if r["label"] == "MODEL" else r["impl"]
+            t[(impl, r["mode"], "insns")] = r["insns"]
+            t[(impl, r["mode"], "target")] = r["target"]
+        cluster_dat(dat, t, (("insns", "target"), ("insns",)))
+        gp("""set terminal pngcairo size 1200,650 font ',11'
 set output '%s'
-set title 'instructions per lookup (callgrind)'
+set title 'instructions per lookup (callgrind: loop minus empty loop), ours vs MODEL of MPICH 4.0.2'
 set style data histograms
-set style fill solid 0.8
-set xtics rotate by -40
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set xtics rotate by -30 scale 0
+set bmargin 7
+set rmargin 14
+set yrange [0:%g]
+set ylabel 'instructions per lookup'
+set key outside top center horizontal
 set grid y
-plot '%s' using 2:xtic(1) title 'instructions', '' using 3 with points pt 7 ps 1.5 title 'target'
-""" % (os.path.join(outdir, "insns.png"), dat))
+plot '%s' using 2:xtic(1) title 'ours' lc rgb '#1b9e77', '' using 4 title 'MODEL CH4 4.0.2 (same mode; mlut for mlut32)' lc rgb '#d95f02', '' using 0:3 with points pt 7 ps 1.8 lc rgb 'black' title 'target (7 direct/offset, 11 others)'
+""" % (os.path.join(outdir, "insns.png"), ymax(t), dat))
+
+def md_table(head, rows):
+    out = ["| " + " | ".join(head) + " |", "|" + "|".join("---:" if k else "---" for k in range(len(head))) + "|"]
+    out += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(out)
+
+def nfmt(N):
+    return "%dM" % (N >> 20) if N >= 1 << 20 and N % (1 << 20) == 0 else "%dK" % (N >> 10)
+
+def summary(outdir):
+    """Markdown tables from the CSVs of one run (memory, features, insns, lookup, build)."""
+    P = []
+    rows = load_mem(os.path.join(outdir, "memory.csv"))
+    tot = {(r["scenario"], r["N"], r["impl"]): r for r in rows}
+    main = ["ours-stored", "ours-computed", "ours-paper-modes", "MODEL-vc-vcrt-3.2", "MODEL-ch4-4.0.2", "MODEL-mpich-main"]
+    def memrows(pairs, impls):
+        out = []
+        for sc, N in pairs:
+            if (sc, N, "ours-stored") not in tot:
+                continue
+            out.append([sc, nfmt(N)] + [fmt(tot[(sc, N, i)]["total"]) if (sc, N, i) in tot else "-" for i in impls]
+                       + [tot[(sc, N, "ours-stored")]["modes"]])
+        return out
+    hd = ["scenario", "N"] + [i.replace("MODEL-", "MODEL ") for i in main] + ["ours-stored maps by mode"]
+    P.append("### split100: 100 odd/even splits of world\n")
+    P.append(md_table(hd, memrows([("split100", N) for N in (4096, 65536, 786432, 1048576, 16777216)], main)))
+    main2 = main[:3] + ["ours-noshare"] + main[3:]
+    hd2 = ["scenario", "N"] + [i.replace("MODEL-", "MODEL ") for i in main2] + ["ours-stored maps by mode"]
+    P.append("\n### other scenarios\n")
+    P.append(md_table(hd2, memrows([(s2, 786432) for s2 in ("dup100", "reorder100", "spawn100", "repeat100",
+                                                            "nodesplit100")] + [("kumar", 16777216)], main2)))
+    compact, _ = features(rows)
+    P.append("\n### beyond-paper features (with = ours-stored; without = same parameters, that feature off)\n")
+    P.append(md_table(["feature", "scenario", "N", "with", "without", "saved", "without/with"],
+                      [[r["feature"], r["scenario"], nfmt(r["N"]), fmt(r["with_bytes"]), fmt(r["without_bytes"]),
+                        fmt(r["saved_bytes"]), "%.3f" % r["ratio"]] for r in compact]))
+    ins = os.path.join(outdir, "insns.csv")
+    if os.path.exists(ins):
+        P.append("\n### instructions per lookup (callgrind)\n")
+        P.append(md_table(["impl", "mode", "actual mode", "n", "insns", "target", "ok", "MODEL CH4 4.0.2"],
+                          [[r["impl"], r["mode"], r["actual_mode"], r["n"], "%g" % float(r["insns"]), r["target"],
+                            r["ok"], "%g" % float(r["model_insns"]) if r["model_insns"] else "-"]
+                           for r in csv.DictReader(open(ins)) if r["label"] == "OURS"]))
+    lk = os.path.join(outdir, "lookup.csv")
+    if os.path.exists(lk):
+        lrows = list(csv.DictReader(open(lk)))
+        mod = {r["mode"]: r for r in lrows if r["label"] == "MODEL"}
+        P.append("\n### ns per lookup\n")
+        out = []
+        for r in lrows:
+            if r["label"] != "OURS":
+                continue
+            m = mod.get("mlut" if r["mode"] == "mlut32" else r["mode"])
+            out.append([r["impl"], r["mode"], r["actual_mode"], r["n"], r["ns_seq"], r["ns_rand"],
+                        m["ns_seq"] if m else "-", m["ns_rand"] if m else "-"])
+        P.append(md_table(["impl", "mode", "actual mode", "n", "ns seq", "ns random", "MODEL ns seq",
+                           "MODEL ns random"], out))
+    bd = os.path.join(outdir, "build.csv")
+    if os.path.exists(bd):
+        P.append("\n### map build time\n")
+        P.append(md_table(["kind", "actual mode", "n", "best us", "ns/rank", "target", "ok"],
+                          [[r["kind"], r["actual_mode"], r["n"], "%.1f" % (float(r["ns_total_best"]) / 1e3),
+                            r["ns_per_rank"], r["target_ns_per_rank"], r["ok"]] for r in csv.DictReader(open(bd))]))
+    print("\n".join(P))
 
 if __name__ == "__main__":
     cmd = sys.argv[1]
@@ -163,5 +342,10 @@ if __name__ == "__main__":
         insns(*sys.argv[2:5])
     elif cmd == "memory":
         memory(*sys.argv[2:4])
+    elif cmd == "features":
+        compact, allr = features(load_mem(sys.argv[2]))
+        print_features(allr if "-a" in sys.argv[3:] else compact)
+    elif cmd == "summary":
+        summary(sys.argv[2])
     elif cmd == "plots":
         plots(sys.argv[2])
