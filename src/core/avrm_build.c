@@ -241,9 +241,10 @@ static avrm_status_t build_lut(avrm_ctx_t *ctx, const seq_t *s, uint32_t n, avrm
 /* Several groups: MSEG (a few runs) when smaller than the per-rank table,
  * else MLUT32 (4 B/rank) when every pgid < 256, else MLUT (8 B/rank). */
 static avrm_status_t build_multi_table(avrm_ctx_t *ctx, const seq_t *s, uint32_t n,
-                                       uint32_t nruns, uint32_t nsegs, avrm_rankmap_t *out)
+                                       uint32_t nruns, uint32_t nsegs, avrm_pgid_t maxpg,
+                                       avrm_rankmap_t *out)
 {
-    int packed = ctx->navs <= AVRM_MLUT32_MAX_PGS;     /* every pgid < 256 */
+    int packed = maxpg < AVRM_MLUT32_MAX_PGS;          /* this map's pgids fit a byte */
     size_t mlut = (size_t) n * (packed ? sizeof(uint32_t) : sizeof(avrm_gpid_t));
     size_t seg_nolut = (size_t) nsegs * sizeof(avrm_seg_t);
     size_t seg_lut = (size_t) nruns * sizeof(avrm_seg_t) + (size_t) n * sizeof(uint32_t);
@@ -307,7 +308,7 @@ static avrm_status_t build_general(avrm_ctx_t *ctx, const seq_t *s, uint32_t n, 
     avrm_det_t det;
     avrm_det_init(&det);
     int detect = ctx->params.enable_patterns, single = 1;
-    avrm_pgid_t pg0 = 0, prevpg = 0;
+    avrm_pgid_t pg0 = 0, prevpg = 0, maxpg = 0;
     avrm_lpid_t prevl = 0, maxl = 0;
     uint32_t nruns = 1, nsegs = 1;
     for (uint32_t i = 0; i < n; i++) {
@@ -323,11 +324,12 @@ static avrm_status_t build_general(avrm_ctx_t *ctx, const seq_t *s, uint32_t n, 
             nsegs++;
         }
         if (l > maxl) maxl = l;
+        if (pg > maxpg) maxpg = pg;
         if (detect && single && !avrm_det_dead(&det)) avrm_det_push(&det, l);
         prevpg = pg;
         prevl = l;
     }
-    if (!single) return build_multi_table(ctx, s, n, nruns, nsegs, out);
+    if (!single) return build_multi_table(ctx, s, n, nruns, nsegs, maxpg, out);
     if (detect && det.n == n) {
         avrm_pat_t p;
         avrm_rankmap_t m;

@@ -335,6 +335,15 @@ static void test_mlut_wide(void)
     CHECK(avrm_map_build_multi(ctx, pars, NG, src, N, &m.m) == AVRM_OK);
     CHECK(m.m.mode == AVRM_MODE_MSEG && m.m.u.mseg.lut != NULL && tu_check(ctx, &m));
     avrm_map_release(ctx, &m.m);
+    /* groups 0 and 1 only, in a context with 300 groups: still MLUT32 */
+    for (uint32_t i = 0; i < N; i++) {
+        uint32_t g = tu_below(2), r = tu_below(GS);
+        src[i] = (avrm_src_t) { g, (int32_t) r };
+        ref[i] = (avrm_gpid_t) { .lpid = r, .pgid = (avrm_pgid_t) g };
+    }
+    CHECK(avrm_map_build_multi(ctx, pars, NG, src, N, &m.m) == AVRM_OK);
+    CHECK(m.m.mode == AVRM_MODE_MLUT32 && tu_check(ctx, &m));
+    avrm_map_release(ctx, &m.m);
     for (uint32_t g = 0; g < NG; g++) tu_release(ctx, &w[g]);
     avrm_ctx_destroy(ctx);
 }
