@@ -135,7 +135,7 @@ void demo_map_info(MPI_Comm comm, char *mode, size_t *bytes)
     MPI_Info info = MPI_INFO_NULL;
     if (MPI_Comm_get_info(comm, &info) == MPI_SUCCESS && info != MPI_INFO_NULL) {
         if (info_lookup(info, map_mode_info_keys, val, sizeof val))
-            snprintf(mode, MODE_LEN, "%s", val);
+            snprintf(mode, MODE_LEN, "%.*s", MODE_LEN - 1, val);
         if (info_lookup(info, map_bytes_info_keys, val, sizeof val))
             *bytes = (size_t) strtoull(val, NULL, 10);
         MPI_Info_free(&info);
@@ -143,7 +143,7 @@ void demo_map_info(MPI_Comm comm, char *mode, size_t *bytes)
     if (strcmp(mode, "-") == 0) {
         val[0] = '\0';
         if (pvar_lookup(comm, map_mode_pvars, &num, val, sizeof val))
-            snprintf(mode, MODE_LEN, "%s", val[0] ? val : "");
+            snprintf(mode, MODE_LEN, "%.*s", MODE_LEN - 1, val[0] ? val : "");
         if (strcmp(mode, "") == 0)
             snprintf(mode, MODE_LEN, "%llu", num);
     }

@@ -1,1 +1,25 @@
 # test/mpi: owned by its part; see top Makefile.am
+# Our MPI tests (test/mpi), MPICH's own suite (test/mpich-suite) and the
+# drop-in tests (test/dropin) all run against an installed MPICH prefix, so
+# automake compiles nothing here: the scripts use PREFIX/bin/mpicc.
+#   test/mpi/runtests.sh PREFIX OUTDIR        ours, 4 placements, sizes 2..16
+#   test/mpich-suite/run.sh PREFIX SRC OUTDIR  MPICH's suite vs xfail.txt
+#   test/dropin/run.sh PREFIX [OUTDIR]        Debian binaries on our libmpi
+EXTRA_DIST += test/mpienv.sh test/README.md \
+	test/mpi/runtests.sh test/mpi/include/avtest.h \
+	test/mpi/comm/testlist test/mpi/comm/dup.c test/mpi/comm/split.c \
+	test/mpi/comm/create.c test/mpi/comm/split_type.c test/mpi/comm/intercomm.c \
+	test/mpi/comm/comm_rand.c test/mpi/group/testlist test/mpi/group/group_ops.c \
+	test/mpi/topo/testlist test/mpi/topo/cart.c \
+	test/mpi/rma/testlist test/mpi/rma/rma_comms.c \
+	test/mpich-suite/run.sh test/mpich-suite/xfail.txt test/mpich-suite/ci-skip.txt \
+	test/dropin/run.sh
+
+.PHONY: check-mpi check-mpich-suite check-dropin
+# each target runs against the patched MPICH (MPICH_PREFIX=... to override)
+check-mpi: mpich
+	$(top_srcdir)/test/mpi/runtests.sh $${MPICH_PREFIX:-$(MPICH_PATCHED)} $(abs_top_builddir)/test-out/mpi
+check-mpich-suite: mpich
+	$(top_srcdir)/test/mpich-suite/run.sh $${MPICH_PREFIX:-$(MPICH_PATCHED)} $(MPICH_BUILD)/mpich-patched-src $(abs_top_builddir)/test-out/mpich-suite
+check-dropin: mpich
+	$(top_srcdir)/test/dropin/run.sh $${MPICH_PREFIX:-$(MPICH_PATCHED)} $(abs_top_builddir)/test-out/dropin

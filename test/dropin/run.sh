@@ -1,0 +1,192 @@
+#!/bin/sh
+# Drop-in test: Debian's MPICH-linked binaries (built against Debian's
+# libmpich.so.12, MPICH 4.0.2 ABI) run unmodified on the MPICH in PREFIX.
+#
+#   run.sh PREFIX [OUTDIR]
+#
+# Programs: NetPIPE (NPmpich2, 2 ranks, up to 64 KiB), ScaLAPACK testers
+# (xdlu, xdqr, xzlu: 4 ranks, reduced inputs in the stock format),
+# BLACS testers (xCbtest, xFbtest: 4 ranks).  Not used: xsllt, which hangs
+# after its first case on Debian's own MPICH as well (ScaLAPACK-side).  DROPIN_TESTS="netpipe xdlu"
+# selects a subset; DROPIN_TIMEOUT is the per-program limit (default 180 s).
+#
+# How the binaries reach our library: they need "libmpich.so.12"; an MPICH
+# install only has libmpi.so.12 (plus an unversioned libmpich.so link), so a
+# private directory holds libmpich.so.12 -> PREFIX/lib/libmpi.so.12 and goes
+# first in LD_LIBRARY_PATH, followed by PREFIX/lib.  The BLACS testers also
+# need libmpichfort.so.12 (MPICH's Fortran binding layer): PREFIX's when it
+# has one, else the system's (Debian's) layer on top of our libmpi.
+#
+# Every rank runs with LD_DEBUG=libs; a run only counts as passed when each
+# rank initialised exactly one MPI library and its real path is under PREFIX
+# (a run on Debian's /usr/lib/.../libmpich.so.12 would be a FAIL).
+# Final line: "N passed, N failed"; exit status nonzero when any failed.
+set -u
+[ $# -ge 1 ] || { echo "usage: $0 PREFIX [OUTDIR]" >&2; exit 2; }
+prefix=$(cd "$1" && pwd -P) || exit 2
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../mpienv.sh"
+if [ $# -ge 2 ]; then
+    mkdir -p "$2" && out=$(cd "$2" && pwd) || exit 2
+else
+    out=$(mktemp -d "${TMPDIR:-/tmp}/dropin.XXXXXX")
+fi
+mpiexec=$prefix/bin/mpiexec
+tmo=${DROPIN_TIMEOUT:-180}
+scadir=${SCALAPACK_TESTS:-/usr/lib/x86_64-linux-gnu/scalapack/mpich-tests}
+netpipe=${NETPIPE:-$(command -v NPmpich2 || command -v NPmpi || echo /usr/bin/NPmpich2)}
+
+libmpi=$(ls "$prefix"/lib/libmpi.so.12* 2>/dev/null | head -1)
+[ -n "$libmpi" ] || { echo "dropin: no libmpi.so.12 in $prefix/lib" >&2; exit 2; }
+shim=$out/shim
+rm -rf "$shim"; mkdir -p "$shim"
+ln -s "$prefix/lib/libmpi.so.12" "$shim/libmpich.so.12"
+fortnote="(no Fortran layer needed)"
+if [ -e "$prefix/lib/libmpifort.so.12" ]; then
+    ln -s "$prefix/lib/libmpifort.so.12" "$shim/libmpichfort.so.12"
+    fortnote="Fortran layer: PREFIX/lib/libmpifort.so.12"
+else
+    fortnote="Fortran layer: system libmpichfort.so.12 (PREFIX has none)"
+fi
+LD_LIBRARY_PATH=$shim:$prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+export LD_LIBRARY_PATH
+
+pass=0 fail=0 skip=0
+result() {  # PASS|FAIL|SKIP name detail
+    echo "$1 $2${3:+: $3}"
+    case $1 in PASS) pass=$((pass + 1)) ;; FAIL) fail=$((fail + 1)) ;; *) skip=$((skip + 1)) ;; esac
+}
+
+# check_loaded DIR NP: each rank's LD_DEBUG file must show exactly one MPI
+# library initialised, and it must resolve into PREFIX
+check_loaded() {
+    d=$1 np=$2 nranks=0 bad=""
+    for f in "$d"/ld.*; do
+        [ -f "$f" ] || continue
+        libs=$(sed -n 's/.*calling init: \(.*\/libmpi\(ch\)\{0,1\}\.so[^ ]*\).*/\1/p' "$f" | sort -u)
+        [ -n "$libs" ] || continue    # a helper process (shell, mpiexec), not a rank
+        nranks=$((nranks + 1))
+        for l in $libs; do
+            real=$(readlink -f "$l")
+            case $real in
+                "$prefix"/lib/*) ;;
+                *) bad="$bad $l=>$real" ;;
+            esac
+        done
+        [ "$(echo "$libs" | wc -l)" -eq 1 ] || bad="$bad several-mpi-libs($(echo $libs))"
+    done
+    if [ -n "$bad" ]; then echo "foreign MPI library loaded:$bad"; return 1; fi
+    if [ "$nranks" -ne "$np" ]; then echo "$nranks of $np ranks loaded our libmpi"; return 1; fi
+    echo "$np ranks loaded $(readlink -f "$prefix/lib/libmpi.so.12")"
+    return 0
+}
+
+# run NAME NP WORKDIR CMD...: run under mpiexec with loader tracing
+run() {
+    name=$1 np=$2 wd=$3; shift 3
+    rm -rf "$wd/ld"; mkdir -p "$wd/ld"
+    s0=$(date +%s)
+    (cd "$wd" && timeout -k 5 "$tmo" "$mpiexec" -n "$np" \
+        -genv LD_DEBUG libs -genv LD_DEBUG_OUTPUT "$wd/ld/ld" "$@" > "$wd/$name.out" 2>&1 < /dev/null)
+    rc=$?
+    secs=$(( $(date +%s) - s0 ))
+    return 0
+}
+
+echo "dropin: MPICH prefix $prefix"
+echo "dropin: LD_LIBRARY_PATH=$LD_LIBRARY_PATH; $fortnote"
+t0=$(date +%s)
+
+# --- NetPIPE ---------------------------------------------------------------
+case " ${DROPIN_TESTS:-netpipe} " in *" netpipe "*) np_on=1 ;; *) np_on=0 ;; esac
+if [ $np_on = 0 ]; then :
+elif [ -x "$netpipe" ]; then
+    wd=$out/netpipe; mkdir -p "$wd"
+    run netpipe 2 "$wd" "$netpipe" -p 0 -u 65536 -o "$wd/np.out"
+    why=$(check_loaded "$wd/ld" 2)
+    lc=$(grep -c 'bytes.*times' "$wd/netpipe.out")
+    if [ $rc -ne 0 ]; then result FAIL netpipe "exit $rc (${secs}s), see $wd/netpipe.out"
+    elif [ "$lc" -lt 10 ] || ! grep -q '65536 bytes' "$wd/netpipe.out"; then
+        result FAIL netpipe "incomplete output ($lc sizes)"
+    elif ! echo "$why" | grep -q 'ranks loaded'; then result FAIL netpipe "$why"
+    else
+        peak=$(awk '{for (i = 1; i <= NF; i++) if ($i == "Mbps") v = $(i - 1)} END {print v}' "$wd/netpipe.out")
+        result PASS netpipe "$lc sizes up to 64 KiB, last ${peak} Mbps, ${secs}s; $why"
+    fi
+else
+    result SKIP netpipe "no NetPIPE binary (netpipe-mpich2)"
+fi
+
+# --- ScaLAPACK and BLACS testers ------------------------------------------
+# The testers read their inputs (*.dat) from the working directory.  The
+# stock inputs run hundreds of cases (xdlu: 432, over 5 minutes at 4 ranks
+# on 2 cores), so each run gets a reduced input written here, in the stock
+# format: a few sizes, one block size, 2x2 and 1x4 grids; BLACS: point to
+# point, broadcast and auxiliary tests in double precision.
+write_dat() {  # name dir: stock input with smaller counts (same format)
+    case $1 in
+    xdlu|xzlu)  # all 4 sizes, 1 NB, 1 NRHS, 1 NBRHS, grids 2x2 and 1x4
+        sed -e '8s/^[0-9]*/1/' -e '10s/^[0-9]*/1/' -e '12s/^[0-9]*/1/' \
+            -e '14s/^[0-9]*/2/' -e '15s/^.*$/2 1\t\tvalues of P/' -e '16s/^.*$/2 4\t\tvalues of Q/' \
+            "$scadir/LU.dat" > "$2/LU.dat" ;;
+    xsllt)      # all 4 sizes, 1 NB, 1 NRHS, 1 NBRHS, grids 2x2 and 1x4
+        sed -e '8s/^[0-9]*/1/' -e '10s/^[0-9]*/1/' -e '12s/^[0-9]*/1/' \
+            -e '14s/^[0-9]*/2/' -e '15s/^.*$/2 1\t\tvalues of P/' -e '16s/^.*$/2 4\t\tvalues of Q/' \
+            "$scadir/LLT.dat" > "$2/LLT.dat" ;;
+    xdqr)       # 6 factorizations, 2 sizes, 1 block size, grids 2x2 and 1x4
+        sed -e '7s/^[0-9]*/2/' -e '10s/^[0-9]*/1/' \
+            -e '13s/^[0-9]*/2/' -e '14s/^.*$/2 1\t\tvalues of P/' -e '15s/^.*$/2 4\t\tvalues of Q/' \
+            "$scadir/QR.dat" > "$2/QR.dat" ;;
+    x?btest)    # point-to-point, broadcast, auxiliary tests; double precision
+        for f in sdrv.dat bsbr.dat comb.dat; do cp "$scadir/BLACS/$f" "$2/" || return 1; done
+        sed -e "6s/'T'/'F'/" -e '8s/^ *[0-9]*/1/' -e "9s/^.*$/'D'\t\tValues for precision/" \
+            "$scadir/BLACS/bt.dat" > "$2/bt.dat" ;;
+    esac
+}
+
+for name in xdlu xdqr xzlu xCbtest xFbtest; do
+    case " ${DROPIN_TESTS:-$name} " in *" $name "*) ;; *) continue ;; esac
+    exe=$scadir/$name
+    [ -x "$exe" ] || { result SKIP "$name" "not installed ($exe)"; continue; }
+    wd=$out/$name; rm -rf "$wd"; mkdir -p "$wd"
+    write_dat "$name" "$wd" || { result FAIL "$name" "missing BLACS data in $scadir/BLACS"; continue; }
+    run "$name" 4 "$wd" "$exe"
+    o=$wd/$name.out
+    why=$(check_loaded "$wd/ld" 4)
+    case $name in
+        x*btest)
+            # BLACS: "The final success rate is 100.00%" style summaries per
+            # test; any "FAILED" or missing "DONE" is a failure
+            # summaries "... TESTS: N TESTS; N PASSED, N SKIPPED, N FAILED."
+            # then auxiliary tests, ending with BLACS_ABORT, which must kill
+            # the job (so a nonzero exit after that message is expected)
+            ok=1
+            nsum=$(grep -c 'TESTS:.*PASSED.*FAILED' "$o")
+            [ "$nsum" -ge 2 ] || ok=0
+            grep 'TESTS:.*FAILED' "$o" | grep -qv ' 0 FAILED' && ok=0
+            grep -q '^ *FAILED' "$o" && ok=0
+            if grep -q 'final auxiliary test is for BLACS_ABORT' "$o" && grep -q 'MPI_Abort' "$o"; then
+                [ $rc -ne 0 ] && rc=0
+            else ok=0; fi
+            detail="$(grep 'TESTS:.*FAILED' "$o" | sed 's/ *TESTS: */ /; s/ TESTS;/:/; s/\.$//' | tr '\n' ';')aux ok, BLACS_ABORT ended the job"
+            ;;
+        *)
+            npass=$(sed -n 's/^ *\([0-9][0-9]*\) tests completed and passed.*/\1/p' "$o" | tail -1)
+            nfail=$(sed -n 's/^ *\([0-9][0-9]*\) tests completed and failed.*/\1/p' "$o" | tail -1)
+            nfailed=$(grep -c 'FAILED' "$o")
+            ok=1
+            [ -n "$npass" ] && [ "${npass:-0}" -gt 0 ] || ok=0
+            [ "${nfail:-1}" -eq 0 ] && [ "$nfailed" -eq 0 ] || ok=0
+            detail="${npass:-?} passed, ${nfail:-?} failed residual checks"
+            ;;
+    esac
+    if [ $rc -ne 0 ]; then result FAIL "$name" "exit $rc (${secs}s), see $o"
+    elif [ $ok -ne 1 ]; then result FAIL "$name" "$detail (${secs}s), see $o"
+    elif ! echo "$why" | grep -q 'ranks loaded'; then result FAIL "$name" "$why"
+    else result PASS "$name" "$detail, ${secs}s; $why"
+    fi
+done
+
+echo "dropin: total $(( $(date +%s) - t0 ))s, output in $out${skip:+ ($skip skipped)}"
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]

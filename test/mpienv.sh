@@ -1,0 +1,11 @@
+# Environment for running MPI programs built against our MPICH (CH4/OFI) on
+# a single host with loopback networking and oversubscribed cores.
+# Sourced by demo/run-demo.sh, test/mpi/runtests.sh, test/mpich-suite/run.sh
+# and test/dropin/run.sh; a value already set in the environment wins.
+
+# libfabric provider for the OFI netmod (see the note in test/README.md).
+: "${FI_PROVIDER:=sockets}"
+export FI_PROVIDER
+# hydra: start every process locally, no ssh
+: "${HYDRA_LAUNCHER:=fork}"
+export HYDRA_LAUNCHER
