@@ -30,8 +30,9 @@ if [ ! -f "$src/.avrm-key" ] || [ "$(cat "$src/.avrm-key")" != "$key" ]; then
 fi
 if [ "$flavor" = patched ]; then
     "$top/maint/apply-patches.sh" "$src"     # idempotent; copies changed files of ours
-    # libavrm is not a make dependency of libmpi: relink when it is newer
-    if [ -f "$obj/lib/libmpi.la" ] && [ "$AVRM_CORE_LIB" -nt "$obj/lib/libmpi.la" ]; then
+    # libavrm is not a make dependency of libmpi: relink when it differs from
+    # the archive the last successful build linked
+    if [ -f "$obj/lib/libmpi.la" ] && ! cmp -s "$AVRM_CORE_LIB" "$obj/.avrm-core-linked"; then
         rm -f "$obj/lib/libmpi.la"
     fi
 fi
@@ -41,11 +42,14 @@ if command -v ccache >/dev/null 2>&1; then
     # Share objects between stock and patched: paths differ only below $bdir
 else CC=gcc; fi
 
-extra=""
+extra="" makelibs=""
 if [ "$flavor" = patched ]; then
-    # our core library enters libmpi through MPICH's own library-only variables
-    # (not through the wrappers): see README, "How our code enters MPICH"
-    extra="MPICHLIB_CPPFLAGS=-I$top/include MPICHLIB_LIBS=$AVRM_CORE_LIB"
+    # our headers reach MPICH's compiles through its library-only CPPFLAGS;
+    # the core archive is given to make (below) as LIBS, which libmpi's link
+    # rule places after its objects. Configure never sees it, so the mpicc
+    # wrapper and applications never link it: see README.
+    extra="MPICHLIB_CPPFLAGS=-I$top/include"
+    makelibs="LIBS=$AVRM_CORE_LIB"
 fi
 # Options are one list for both flavors (side-by-side fairness).
 opts="--prefix=$prefix --with-device=ch4:ofi --with-libfabric=/usr --with-hwloc=/usr
@@ -68,6 +72,7 @@ if [ ! -f "$obj/config.status" ]; then
     log "configure took $(( $(date +%s) - t0 ))s"
 fi
 t0=$(date +%s)
-(cd "$obj" && make -j"$jobs" > make.log 2>&1 && make install > install.log 2>&1) ||
+(cd "$obj" && make -j"$jobs" $makelibs > make.log 2>&1 && make install $makelibs > install.log 2>&1) ||
     { grep -m5 -B2 -A5 'error' "$obj/make.log" >&2 || tail -30 "$obj/make.log" >&2; log "build failed: $obj/make.log"; exit 1; }
+[ "$flavor" = patched ] && cp "$AVRM_CORE_LIB" "$obj/.avrm-core-linked"
 log "make+install took $(( $(date +%s) - t0 ))s -> $prefix"
