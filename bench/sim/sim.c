@@ -12,6 +12,8 @@
 #include <string.h>
 #include <stdio.h>
 
+static void make_local(sim_t *s, sim_comm_t *c);   /* the local comm of an intercomm */
+
 uint64_t sim_rand(uint64_t *st)
 {
     uint64_t z = (*st += 0x9E3779B97F4A7C15ull);
@@ -204,15 +206,7 @@ sim_comm_t *sim_dup(sim_t *s, sim_comm_t *p)
     if (p->inter) {
         void **rpar[1] = { p->rh };
         emit(s, c->rh, SIM_EV_DUP, rpar, 1, NULL, NULL, NULL, p->rsize, 0);
-        if (s->internal) {
-            sim_comm_t *l = comm_new(s);
-            l->size = c->size; l->rank = c->rank; l->gp = gp_ref(c->gp);
-            void **lp[1] = { c->h };
-            emit(s, l->h, SIM_EV_DUP, lp, 1, NULL, NULL, NULL, c->size, 0);
-            build_internal(s, l);
-            sim_forget(l);
-            c->local = l;
-        }
+        make_local(s, c);
     } else {
         build_internal(s, c);
     }
