@@ -12,6 +12,17 @@ from collections import defaultdict
 
 TARGET = {"direct": 7, "offset": 7}
 
+# gnuplot preamble shared by the clustered-bar charts (lookup ns, instructions)
+HISTOGRAM = """set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set xtics rotate by -30 scale 0
+set bmargin 7
+set rmargin 14
+set yrange [0:%g]
+"""
+
+
 def insns(cg, modes_txt, out):
     ann = subprocess.run(["callgrind_annotate", "--threshold=100", cg],
                          capture_output=True, text=True, check=True).stdout
@@ -235,18 +246,11 @@ plot %s
         gp("""set terminal pngcairo size 1200,650 font ',11'
 set output '%s'
 set title 'ns per lookup (avrm\\_map\\_addr; MODEL: MPICH 4.0.2 MPIDIU\\_comm\\_rank\\_to\\_av), world n = %s, thread CPU time'
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.85 border -1
-set xtics rotate by -30 scale 0
-set bmargin 7
-set rmargin 14
-set yrange [0:%g]
-set ylabel 'ns per lookup (loop included)'
+%sset ylabel 'ns per lookup (loop included)'
 set key outside top center horizontal
 set grid y
 plot '%s' using 2:xtic(1) title 'ours, sequential ranks' lc rgb '#1b9e77', '' using 3 title 'ours, random ranks' lc rgb '#66c2a5', '' using 4 title 'MODEL CH4 4.0.2, sequential' lc rgb '#d95f02', '' using 5 title 'MODEL CH4 4.0.2, random' lc rgb '#fc8d62'
-""" % (os.path.join(outdir, "lookup_ns.png"), n, ymax(t), dat))
+""" % (os.path.join(outdir, "lookup_ns.png"), n, HISTOGRAM % ymax(t), dat))
     ins = os.path.join(outdir, "insns.csv")
     if os.path.exists(ins):
         dat = os.path.join(outdir, "insns.dat")
@@ -259,18 +263,11 @@ plot '%s' using 2:xtic(1) title 'ours, sequential ranks' lc rgb '#1b9e77', '' us
         gp("""set terminal pngcairo size 1200,650 font ',11'
 set output '%s'
 set title 'instructions per lookup (callgrind: loop minus empty loop), ours vs MODEL of MPICH 4.0.2'
-set style data histograms
-set style histogram clustered gap 1
-set style fill solid 0.85 border -1
-set xtics rotate by -30 scale 0
-set bmargin 7
-set rmargin 14
-set yrange [0:%g]
-set ylabel 'instructions per lookup'
+%sset ylabel 'instructions per lookup'
 set key outside top center horizontal
 set grid y
 plot '%s' using 2:xtic(1) title 'ours' lc rgb '#1b9e77', '' using 4 title 'MODEL CH4 4.0.2 (same mode; mlut for mlut32)' lc rgb '#d95f02', '' using 0:3 with points pt 7 ps 1.8 lc rgb 'black' title 'target (7 direct/offset, 11 others)'
-""" % (os.path.join(outdir, "insns.png"), ymax(t), dat))
+""" % (os.path.join(outdir, "insns.png"), HISTOGRAM % ymax(t), dat))
 
 def md_table(head, rows):
     out = ["| " + " | ".join(head) + " |", "|" + "|".join("---:" if k else "---" for k in range(len(head))) + "|"]
