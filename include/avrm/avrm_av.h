@@ -34,7 +34,9 @@ avrm_status_t avrm_av_set(avrm_av_t *av, avrm_lpid_t lpid, uint64_t addr, int is
                           const uint64_t *extra /* nextra words or NULL */);
 
 /* Turn a computed AV into a stored one (irregular addresses found after
- * creation). O(size). */
+ * creation). O(size). Maps built over the AV while it was computed cache
+ * no entry array: reseal each of them (avrm_map_reseal) afterwards, or they
+ * go on decoding address == lpid. */
 avrm_status_t avrm_av_make_stored(avrm_ctx_t *ctx, avrm_av_t *av);
 
 void avrm_av_destroy(avrm_ctx_t *ctx, avrm_pgid_t pgid);
@@ -67,6 +69,13 @@ static inline int avrm_av_is_local(const avrm_av_t *av, avrm_lpid_t lpid)
 {
     return av->entries ? (av->entries[lpid] & AVRM_AVE_LOCAL) != 0
                        : avrm_locality_has(&av->local, lpid);
+}
+
+/* The entry word of lpid: address << 1 | local bit (made up for a computed AV). */
+static inline avrm_ave_t avrm_av_ave(const avrm_av_t *av, avrm_lpid_t lpid)
+{
+    return av->entries ? av->entries[lpid]
+                       : avrm_ave_make(lpid, avrm_locality_has(&av->local, lpid));
 }
 
 /* Extra address i (< nextra) of lpid. */

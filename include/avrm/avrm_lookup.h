@@ -112,30 +112,43 @@ AVRM_INLINE avrm_lpid_t avrm_map_lpid(const avrm_ctx_t *ctx, const avrm_rankmap_
     return avrm_map_locate(ctx, m, r, pgid, &e);
 }
 
-/* rank -> network address word (libfabric fi_addr_t): the send/put path. */
-AVRM_INLINE uint64_t avrm_map_addr(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint32_t r)
+/* rank -> the peer's address word as stored in an AV entry: address << 1 |
+ * AVRM_AVE_LOCAL. One decode gives both the network address and the
+ * locality bit (CH4 needs both on every send/put). For a computed AV the word
+ * is made up: lpid << 1 | (lpid in my node's locality description). */
+AVRM_INLINE avrm_ave_t avrm_map_ave(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint32_t r)
 {
     /* hot-path classes first: no jump table, no computed-AV test */
     int p = m->path;
     if (__builtin_expect(p == AVRM_PATH_OFFSET, 1))
-        return avrm_ave_addr(m->ents[avrm__lpid_offset(m, r)]);
+        return m->ents[avrm__lpid_offset(m, r)];
     if (p < 0)                                               /* AVRM_PATH_LUT */
-        return avrm_ave_addr(m->ents[avrm__lpid_lut(m, r)]);
+        return m->ents[avrm__lpid_lut(m, r)];
     if (p == AVRM_PATH_STRIDE)
-        return avrm_ave_addr(m->ents[avrm__lpid_stride(m, r)]);
+        return m->ents[avrm__lpid_stride(m, r)];
     avrm_pgid_t g;
     const avrm_ave_t *e;
     avrm_lpid_t l = avrm_map_locate(ctx, m, r, &g, &e);
-    return e ? avrm_ave_addr(e[l]) : (uint64_t) l;
+    return e ? e[l] : avrm_ave_make(l, avrm_locality_has(&ctx->avs[g]->local, l));
+}
+
+/* rank -> network address word (libfabric fi_addr_t): the send/put path. */
+AVRM_INLINE uint64_t avrm_map_addr(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint32_t r)
+{
+    return avrm_ave_addr(avrm_map_ave(ctx, m, r));
 }
 
 /* rank -> is the peer on this node (shared-memory transport)? */
 AVRM_INLINE int avrm_map_is_local(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint32_t r)
 {
-    avrm_pgid_t g;
-    const avrm_ave_t *e;
-    avrm_lpid_t l = avrm_map_locate(ctx, m, r, &g, &e);
-    return e ? (e[l] & AVRM_AVE_LOCAL) != 0 : avrm_locality_has(&ctx->avs[g]->local, l);
+    return (avrm_map_ave(ctx, m, r) & AVRM_AVE_LOCAL) != 0;
+}
+
+/* Does the map span several process groups (MLUT, MLUT32, MSEG)? Then
+ * m->pgid is meaningless and every rank carries its own pgid. */
+static inline int avrm_map_is_multi(const avrm_rankmap_t *m)
+{
+    return m->mode == AVRM_MODE_MLUT || m->mode == AVRM_MODE_MLUT32 || m->mode == AVRM_MODE_MSEG;
 }
 
 /* Checked variant for untrusted ranks: AVRM_ERR_ARG when r >= size. */

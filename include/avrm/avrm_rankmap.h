@@ -46,6 +46,11 @@ avrm_status_t avrm_map_build_gpids(avrm_ctx_t *ctx, const avrm_gpid_t *gpids, ui
 /* Same map, shared table (MPI_Comm_dup). O(1), never fails. */
 void avrm_map_dup(avrm_ctx_t *ctx, const avrm_rankmap_t *in, avrm_rankmap_t *out);
 
+/* Re-cache the AV entry array of a single-group map and its hot-path class,
+ * after that AV changed from computed to stored (avrm_av_make_stored). O(1);
+ * a no-op for multi-group maps, which find their AVs at lookup time. */
+void avrm_map_reseal(const avrm_ctx_t *ctx, avrm_rankmap_t *m);
+
 /* Drop a map; frees its table when the last reference goes. Leaves *m as
  * an empty DIRECT map of size 0. */
 void avrm_map_release(avrm_ctx_t *ctx, avrm_rankmap_t *m);

@@ -18,6 +18,15 @@ avrm_status_t avrm_map_init_group(avrm_ctx_t *ctx, avrm_pgid_t pgid, avrm_rankma
     return AVRM_OK;
 }
 
+void avrm_map_reseal(const avrm_ctx_t *ctx, avrm_rankmap_t *m)
+{
+    if (!ctx || !m || !m->size || avrm_map_is_multi(m) || m->pgid >= ctx->navs
+        || !ctx->avs[m->pgid])
+        return;
+    m->ents = ctx->avs[m->pgid]->entries;
+    avrm__map_seal(m);
+}
+
 size_t avrm_map_table_bytes(const avrm_rankmap_t *m, int *shared)
 {
     const avrm_table_t *t = m ? avrm__map_table(m) : NULL;

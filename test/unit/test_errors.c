@@ -235,10 +235,48 @@ static void test_alloc_failures(void)
     }
 }
 
+/* A map built while its AV was computed must not go on decoding address ==
+ * lpid once the AV becomes stored: without avrm_map_reseal it does (the bug
+ * this test pins), with it every rank gives the stored address and bit. */
+static void test_computed_then_stored(void)
+{
+    avrm_params_t p = avrm_params_default();
+    p.computed_av = 1;
+    avrm_ctx_t *ctx = NULL;
+    CHECK(avrm_ctx_create(&p, &ctx) == AVRM_OK);
+    avrm_av_params_t ap = { .size = 16, .pgid = 0, .computed = 1,
+                            .local = { .kind = AVRM_LOCAL_RANGE, .first = 4, .count = 4 } };
+    avrm_av_t *av = NULL;
+    CHECK(avrm_av_create(ctx, &ap, &av) == AVRM_OK && av->computed);
+    avrm_rankmap_t world, odd;
+    int32_t odds[8];
+    for (int i = 0; i < 8; i++) odds[i] = 2 * i + 1;
+    CHECK(avrm_map_init_group(ctx, 0, &world) == AVRM_OK);
+    CHECK(avrm_map_build(ctx, &world, odds, 8, &odd) == AVRM_OK);
+    CHECK(avrm_map_ave(ctx, &world, 5) == avrm_ave_make(5, 1));
+    CHECK(avrm_av_make_stored(ctx, av) == AVRM_OK);
+    for (uint32_t l = 0; l < 16; l++)   /* irregular addresses arrive */
+        CHECK(avrm_av_set(av, l, 1000 + 7 * l, l % 5 == 0, NULL) == AVRM_OK);
+    CHECK(avrm_map_addr(ctx, &world, 3) == 3);            /* stale: the bug */
+    avrm_map_reseal(ctx, &world);
+    avrm_map_reseal(ctx, &odd);
+    for (uint32_t r = 0; r < 16; r++)
+        CHECK(avrm_map_ave(ctx, &world, r) == avrm_ave_make(1000 + 7 * r, r % 5 == 0));
+    for (uint32_t r = 0; r < 8; r++) {
+        uint32_t l = 2 * r + 1;
+        CHECK(avrm_map_addr(ctx, &odd, r) == 1000 + 7 * l);
+        CHECK(avrm_map_is_local(ctx, &odd, r) == (l % 5 == 0));
+    }
+    avrm_map_release(ctx, &odd);
+    avrm_map_release(ctx, &world);
+    avrm_ctx_destroy(ctx);
+}
+
 int main(void)
 {
     RUN(test_sizes);
     RUN(test_av_basics);
+    RUN(test_computed_then_stored);
     RUN(test_invalid_input);
     RUN(test_alloc_failures);
     return tu_finish();
