@@ -1,12 +1,16 @@
 #!/bin/sh
 # Install every Debian package the project needs (build, tests, benchmarks).
 # Idempotent; run as root on a fresh Debian bookworm machine.
+# slurm-wlm (slurmctld, slurmd, srun; mpi_pmi2 and mpi_pmix_v4 plugins) and munge:
+# the cluster test phase (test/cluster) runs them inside emulated hosts (iproute2:
+# veth links and a bridge between those hosts).
 set -eu
 PKGS="build-essential autoconf automake libtool pkg-config ccache xz-utils dpkg-dev
       libfabric-dev libhwloc-dev libpmix-dev
       valgrind gnuplot-nox clang llvm libclang-rt-14-dev
       netpipe-mpich2 scalapack-mpi-test libscalapack-mpich2.2 scalapack-test-common libmpich12
-      openmpi-bin libopenmpi-dev python3"
+      openmpi-bin libopenmpi-dev python3
+      slurm-wlm munge iproute2"
 missing=""
 for p in $PKGS; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing="$missing $p"
