@@ -1,15 +1,17 @@
 /*
- * ch4_avrm_init.h - AV-Rankmap glue: the process-wide libavrm context, its
- * CVARs, and its life cycle inside MPID_Init/MPID_Finalize.
+ * ch4_avrm_init.h - AV-Rankmap glue: the CVARs of the address layer, its
+ * MPI_T performance variables and the finalize report. (The libavrm context
+ * and the world AV are created by MPIDIU_avt_init, ch4_avrm_av.h.)
  *
  * Our file, added to the MPICH tree by patches/mpich/series (our files enter
  * MPICH as headers so that MPICH's automake-1.15 build system is never
  * regenerated; see README "How our code enters MPICH"). Included once, by
  * ch4_init.c.
  *
- * Thread safety: init/finalize run single-threaded inside MPID_Init and
- * MPID_Finalize. Cost: init O(world) (zero-filled stored AV, or O(1) with the
- * computed AV); finalize O(#tables).
+ * Thread safety: registration and the report run single-threaded inside
+ * MPID_Init / MPID_Finalize; pvar reads take a snapshot of libavrm's counters
+ * (plain loads, may be a few bytes stale under MPI_THREAD_MULTIPLE).
+ * Cost: registration O(1); every pvar read O(1).
  */
 #ifndef CH4_AVRM_INIT_H_INCLUDED
 #define CH4_AVRM_INIT_H_INCLUDED
@@ -70,55 +72,152 @@ cvars:
 === END_MPI_T_CVAR_INFO_BLOCK ===
 */
 
-static avrm_ctx_t *MPIDI_avrm_ctx;
+/* ---- MPI_T performance variables ------------------------------------- */
 
-static void MPIDI_avrm_params_from_cvars(avrm_params_t * p)
+/* Which libavrm counter a process-wide SIZE pvar reads. */
+enum MPIDI_avrm_pvar {
+    AVRM_PVAR_AV_ENTRY, AVRM_PVAR_AV_SIDE, AVRM_PVAR_AV_META, AVRM_PVAR_MAP,
+    AVRM_PVAR_TABLE, AVRM_PVAR_TABLE_SHARED, AVRM_PVAR_INDEX, AVRM_PVAR_COUNT
+};
+
+static const struct {
+    const char *name, *desc;
+} MPIDI_avrm_size_pvars[AVRM_PVAR_COUNT] = {
+    {"avrm_av_entry_bytes", "Bytes of address-vector entries (8 per peer of a stored AV, 0 computed)"},
+    {"avrm_av_side_bytes", "Bytes of extra NIC/VNI addresses (side tables)"},
+    {"avrm_av_meta_bytes", "Bytes of AV descriptors and locality lists"},
+    {"avrm_map_bytes", "Bytes of live rank-map structs (inline in communicators)"},
+    {"avrm_table_bytes", "Bytes of rank lookup tables (lut/lut16/mlut/mseg), headers included"},
+    {"avrm_table_shared_bytes", "Bytes of lookup tables that sharing (dup, slice, content) avoided"},
+    {"avrm_index_bytes", "Bytes of the table content-sharing index"},
+};
+
+static int MPIDI_avrm_pvar_ids[AVRM_PVAR_COUNT];
+
+static unsigned long long MPIDI_avrm_stat(int which)
 {
-    *p = avrm_params_default();
-    if (!MPIR_CVAR_AVRM_PATTERNS) {
-        p->enable_patterns = p->enable_except = p->enable_grid = 0;
+    avrm_stats_t s;
+    avrm_ctx_stats(MPIDI_avrm.ctx, &s);
+    switch (which) {
+        case AVRM_PVAR_AV_ENTRY:
+            return s.av_entry_bytes;
+        case AVRM_PVAR_AV_SIDE:
+            return s.av_side_bytes;
+        case AVRM_PVAR_AV_META:
+            return s.av_meta_bytes;
+        case AVRM_PVAR_MAP:
+            return s.map_bytes;
+        case AVRM_PVAR_TABLE:
+            return s.table_bytes;
+        case AVRM_PVAR_TABLE_SHARED:
+            return s.table_shared_bytes;
+        default:
+            return s.index_bytes;
     }
-    p->share_by_content = MPIR_CVAR_AVRM_SHARE_TABLES ? 1 : 0;
-    p->computed_av = MPIR_CVAR_AVRM_COMPUTED_AV ? 1 : 0;
 }
 
-/* Create the context and the world's address vector. */
-static int MPIDI_avrm_init(int world_size)
+static void MPIDI_avrm_get_size(void *addr, void *obj, int count, void *buf)
 {
-    int mpi_errno = MPI_SUCCESS;
-    avrm_params_t params;
-    avrm_av_params_t avp = { 0 };
-    avrm_av_t *av;
-
-    MPIDI_avrm_params_from_cvars(&params);
-    MPIR_ERR_CHKANDJUMP(avrm_ctx_create(&params, &MPIDI_avrm_ctx) != AVRM_OK,
-                        mpi_errno, MPI_ERR_NO_MEM, "**nomem");
-    avp.size = (uint32_t) world_size;
-    avp.pgid = 0;
-    avp.computed = params.computed_av;
-    MPIR_ERR_CHKANDJUMP(avrm_av_create(MPIDI_avrm_ctx, &avp, &av) != AVRM_OK,
-                        mpi_errno, MPI_ERR_NO_MEM, "**nomem");
-  fn_exit:
-    return mpi_errno;
-  fn_fail:
-    avrm_ctx_destroy(MPIDI_avrm_ctx);
-    MPIDI_avrm_ctx = NULL;
-    goto fn_exit;
+    *(unsigned long long *) buf = MPIDI_avrm.ctx ? MPIDI_avrm_stat(*(int *) addr) : 0;
 }
 
+static void MPIDI_avrm_get_modes(void *addr, void *obj, int count, void *buf)
+{
+    avrm_stats_t s;
+    unsigned long long *out = buf;
+    if (MPIDI_avrm.ctx)
+        avrm_ctx_stats(MPIDI_avrm.ctx, &s);
+    for (int m = 0; m < count; m++)
+        out[m] = MPIDI_avrm.ctx ? s.nmaps[m] : 0;
+}
+
+static MPIR_Comm *MPIDI_avrm_pvar_comm(void *obj)
+{
+    MPIR_Comm *comm = NULL;
+    if (obj && *(MPI_Comm *) obj != MPI_COMM_NULL)
+        MPIR_Comm_get_ptr(*(MPI_Comm *) obj, comm);
+    return comm;
+}
+
+/* mode of the communicator's map (for an intercomm: of its remote group) */
+static void MPIDI_avrm_get_comm_mode(void *addr, void *obj, int count, void *buf)
+{
+    MPIR_Comm *comm = MPIDI_avrm_pvar_comm(obj);
+    *(int *) buf = comm ? MPIDI_COMM(comm, map).mode : -1;
+}
+
+/* bytes of the communicator's maps: structs, tables they reference (shared
+ * ones included), the out-of-line local map of an intercomm */
+static void MPIDI_avrm_get_comm_bytes(void *addr, void *obj, int count, void *buf)
+{
+    MPIR_Comm *comm = MPIDI_avrm_pvar_comm(obj);
+    unsigned long long b = 0;
+    if (comm) {
+        b = sizeof(avrm_rankmap_t) + avrm_map_table_bytes(&MPIDI_COMM(comm, map), NULL);
+        if (MPIDI_COMM(comm, local_map))
+            b += sizeof(avrm_rankmap_t) + avrm_map_table_bytes(MPIDI_COMM(comm, local_map), NULL);
+    }
+    *(unsigned long long *) buf = b;
+}
+
+static void MPIDI_avrm_register_pvars(void)
+{
+    static MPI_T_enum modes_enum;
+    static int dummy;
+
+    for (int i = 0; i < AVRM_PVAR_COUNT; i++) {
+        MPIDI_avrm_pvar_ids[i] = i;
+        MPIR_T_PVAR_REGISTER_impl(MPI_T_PVAR_CLASS_SIZE, MPI_UNSIGNED_LONG_LONG,
+                                  MPIDI_avrm_size_pvars[i].name, &MPIDI_avrm_pvar_ids[i], 1,
+                                  MPI_T_ENUM_NULL, MPI_T_VERBOSITY_USER_BASIC,
+                                  MPI_T_BIND_NO_OBJECT,
+                                  MPIR_T_PVAR_FLAG_READONLY | MPIR_T_PVAR_FLAG_CONTINUOUS,
+                                  MPIDI_avrm_get_size, NULL, "CH4_AVRM",
+                                  MPIDI_avrm_size_pvars[i].desc);
+    }
+    MPIR_T_PVAR_REGISTER_impl(MPI_T_PVAR_CLASS_LEVEL, MPI_UNSIGNED_LONG_LONG,
+                              "avrm_maps_by_mode", &dummy, AVRM_MODE_COUNT, MPI_T_ENUM_NULL,
+                              MPI_T_VERBOSITY_USER_BASIC, MPI_T_BIND_NO_OBJECT,
+                              MPIR_T_PVAR_FLAG_READONLY | MPIR_T_PVAR_FLAG_CONTINUOUS,
+                              MPIDI_avrm_get_modes, NULL, "CH4_AVRM",
+                              "Live rank maps per mode (index = mode of avrm_comm_map_mode's enum)");
+    MPIR_T_enum_create("avrm_mode", &modes_enum);
+    for (int m = 0; m < AVRM_MODE_COUNT; m++)
+        MPIR_T_enum_add_item(modes_enum, avrm_mode_name((avrm_mode_t) m), m);
+    MPIR_T_PVAR_REGISTER_impl(MPI_T_PVAR_CLASS_STATE, MPI_INT, "avrm_comm_map_mode", &dummy, 1,
+                              modes_enum, MPI_T_VERBOSITY_USER_BASIC, MPI_T_BIND_MPI_COMM,
+                              MPIR_T_PVAR_FLAG_READONLY | MPIR_T_PVAR_FLAG_CONTINUOUS,
+                              MPIDI_avrm_get_comm_mode, NULL, "CH4_AVRM",
+                              "Rank-map mode of a communicator (of the remote group for an intercomm)");
+    MPIR_T_PVAR_REGISTER_impl(MPI_T_PVAR_CLASS_SIZE, MPI_UNSIGNED_LONG_LONG,
+                              "avrm_comm_map_bytes", &dummy, 1, MPI_T_ENUM_NULL,
+                              MPI_T_VERBOSITY_USER_BASIC, MPI_T_BIND_MPI_COMM,
+                              MPIR_T_PVAR_FLAG_READONLY | MPIR_T_PVAR_FLAG_CONTINUOUS,
+                              MPIDI_avrm_get_comm_bytes, NULL, "CH4_AVRM",
+                              "Bytes of a communicator's rank maps and the tables they reference");
+}
+
+/* After MPIDIU_avt_init. */
+static int MPIDI_avrm_init(void)
+{
+    MPIDI_avrm_register_pvars();
+    return MPI_SUCCESS;
+}
+
+/* Before MPIDIU_avt_destroy; the builtin communicators are already freed,
+ * so the maps left are those the application did not free. */
 static void MPIDI_avrm_finalize(int world_rank)
 {
-    if (MPIDI_avrm_ctx && MPIR_CVAR_AVRM_REPORT && world_rank == 0) {
-        avrm_stats_t s;
-        avrm_ctx_stats(MPIDI_avrm_ctx, &s);
-        fprintf(stdout, "avrm report (bytes): av_entries=%zu av_side=%zu av_meta=%zu "
-                "maps=%zu tables=%zu shared_avoided=%zu index=%zu ntables=%zu\n",
-                s.av_entry_bytes, s.av_side_bytes, s.av_meta_bytes, s.map_bytes,
-                s.table_bytes, s.table_shared_bytes, s.index_bytes, s.ntables);
-        fflush(stdout);
-    }
-    avrm_ctx_destroy(MPIDI_avrm_ctx);
-    MPIDI_avrm_ctx = NULL;
+    if (!MPIDI_avrm.ctx || !MPIR_CVAR_AVRM_REPORT || world_rank != 0)
+        return;
+    printf("avrm report (bytes):");
+    for (int i = 0; i < AVRM_PVAR_COUNT; i++)
+        printf(" %s=%llu", MPIDI_avrm_size_pvars[i].name + 5, MPIDI_avrm_stat(i));
+    printf("\navrm report: world AV %s", MPIDI_avrm.ctx->avs[0]->computed ? "computed" : "stored");
+    if (MPIDI_avrm.stored_reason)
+        printf(" (computed AV refused: %s)", MPIDI_avrm.stored_reason);
+    printf("\n");
+    fflush(stdout);
 }
 
 #endif /* CH4_AVRM_INIT_H_INCLUDED */

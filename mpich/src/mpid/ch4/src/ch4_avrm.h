@@ -1,0 +1,84 @@
+/*
+ * ch4_avrm.h - CH4's address layer on libavrm: the process-wide state, the
+ * AV handle passed down CH4's netmod/shmmod API, and the inline translations
+ * (communicator rank -> gpid, address word, locality) that replace the mode
+ * switches of stock ch4_proc.h.
+ *
+ * Our file, added to the MPICH tree by patches/mpich/series; included by
+ * ch4_proc.h, so every CH4 translation goes through libavrm's one switch
+ * (avrm_map_locate, include/avrm/avrm_lookup.h).
+ *
+ * The AV handle (MPIDI_av_entry_t *): the peer's 8-byte libavrm address word
+ * (fi_addr << 1 | local bit) carried BY VALUE in the pointer-typed slot that
+ * CH4's generated API passes down (so no prototype changes). It is never
+ * dereferenced: MPIDIU_av_word() recovers the word, bit 0 is the locality,
+ * the rest the fi_addr. It works for stored and computed AVs alike, costs no
+ * load downstream of the translation, and stays unique per peer (fi_addr
+ * values are unique within the OFI AV). Requires 64-bit pointers.
+ *
+ * Thread safety: the inline readers are lock-free (libavrm's readers).
+ * Writers (map build/release, AV create/fill/destroy) run under
+ * MPIDIU_THREAD_UTIL_MUTEX (a no-op under the global critical section, which
+ * then serializes them; a real mutex under per-vci granularity).
+ *
+ * Cost: every translation here is one libavrm decode: 7-12 instructions for
+ * direct/offset/lut/stride maps over a stored AV, the mode switch otherwise.
+ */
+#ifndef CH4_AVRM_H_INCLUDED
+#define CH4_AVRM_H_INCLUDED
+
+#include "avrm/avrm.h"
+
+_Static_assert(sizeof(void *) == sizeof(avrm_ave_t), "the AV handle carries a 64-bit word");
+
+typedef struct MPIDI_avrm {
+    avrm_ctx_t *ctx;            /* read by the hot path (multi-group maps) */
+    uint32_t *pg_refs;          /* communicator references per process group */
+    uint32_t npg_refs;
+    const char *stored_reason;  /* why the world AV is stored although
+                                 * MPIR_CVAR_AVRM_COMPUTED_AV asked otherwise */
+} MPIDI_avrm_t;
+
+extern MPIDI_avrm_t MPIDI_avrm;
+
+MPL_STATIC_INLINE_PREFIX MPIDI_av_entry_t *MPIDIU_av_handle(avrm_ave_t word)
+{
+    return (MPIDI_av_entry_t *) (uintptr_t) word;
+}
+
+MPL_STATIC_INLINE_PREFIX avrm_ave_t MPIDIU_av_word(const MPIDI_av_entry_t * av)
+{
+    return (avrm_ave_t) (uintptr_t) av;
+}
+
+/* fi_addr (nic 0) carried by a handle */
+MPL_STATIC_INLINE_PREFIX uint64_t MPIDIU_av_addr(const MPIDI_av_entry_t * av)
+{
+    return avrm_ave_addr(MPIDIU_av_word(av));
+}
+
+/* Handle of peer lpid of process group avtid (pgid). */
+MPL_STATIC_INLINE_PREFIX MPIDI_av_entry_t *MPIDIU_lpid_to_av(int avtid, int lpid)
+{
+    return MPIDIU_av_handle(avrm_av_ave(MPIDI_avrm.ctx->avs[avtid], (avrm_lpid_t) lpid));
+}
+
+/* The local group of an intercomm has its own map; an intracomm has none. */
+MPL_STATIC_INLINE_PREFIX const avrm_rankmap_t *MPIDIU_comm_local_map(MPIR_Comm * comm)
+{
+    return MPIDI_COMM(comm, local_map) ? MPIDI_COMM(comm, local_map) : &MPIDI_COMM(comm, map);
+}
+
+/* AV manager (ch4_avrm_av.h, compiled in ch4_proc.c) */
+int MPIDIU_av_set_addr(int avtid, int lpid, uint64_t addr);
+int MPIDIU_avt_exists(int avtid);
+void MPIDIU_avrm_require_stored(const char *reason);
+void MPIDIU_map_ref_groups(const avrm_rankmap_t * m, int add);
+
+/* Rank maps (ch4_avrm_comm.h, compiled in ch4i_comm.c) */
+int MPIDIU_comm_set_builtin_map(MPIR_Comm * comm);
+int MPIDIU_comm_map_from_gpids(MPIR_Comm * comm, int size, const uint64_t gpids[]);
+int MPIDIU_comm_map_node_roots(MPIR_Comm * comm);
+void MPIDIU_comm_release_maps(MPIR_Comm * comm);
+
+#endif /* CH4_AVRM_H_INCLUDED */

@@ -1,0 +1,219 @@
+/*
+ * ch4_avrm_comm.h - communicator rank maps built by libavrm: the walker over
+ * MPIR's mappers (comm->mapper_head) that replaces stock ch4i_comm.c's
+ * builder, the builtin maps (world, self), maps from gpids (intercomms from
+ * lpids), the roots-only-PMI init comm, and release at comm free.
+ *
+ * Our file, added to the MPICH tree by patches/mpich/series; compiled once,
+ * included by ch4i_comm.c.
+ *
+ * Which parent map a mapper reads (kept from stock): a mapper from the local
+ * group of an intercomm (L2L, L2R) reads its local_map, every other mapper
+ * the source's map. The local part (L2L, R2L) builds an intracomm's map or an
+ * intercomm's local_map; the remote part (L2R, R2R) an intercomm's map.
+ * One DUP mapper -> avrm_map_dup (shared table, O(1)); one IRREGULAR mapper ->
+ * avrm_map_build (pattern detection, Table II composition); several mappers
+ * (intercomm merge) -> avrm_map_build_multi.
+ *
+ * Thread safety: builds and releases are libavrm writers; they run under
+ * MPIDIU_THREAD_UTIL_MUTEX (see ch4_avrm.h). Costs: O(ranks) per build, O(1)
+ * per dup and release (O(table) when the last reference goes).
+ */
+#ifndef CH4_AVRM_COMM_H_INCLUDED
+#define CH4_AVRM_COMM_H_INCLUDED
+
+#include "ch4_avrm.h"
+#include "ch4_avrm_errno.h"
+
+static int is_remote_part(const MPIR_Comm_map_t * mp)
+{
+    return mp->dir == MPIR_COMM_MAP_DIR__L2R || mp->dir == MPIR_COMM_MAP_DIR__R2R;
+}
+
+static int reads_local_group(const MPIR_Comm_map_t * mp)
+{
+    return mp->dir == MPIR_COMM_MAP_DIR__L2L || mp->dir == MPIR_COMM_MAP_DIR__L2R;
+}
+
+static const avrm_rankmap_t *mapper_parent(const MPIR_Comm_map_t * mp)
+{
+    MPIR_Comm *src = mp->src_comm;
+    if (reads_local_group(mp) && src->comm_kind == MPIR_COMM_KIND__INTERCOMM)
+        return MPIDIU_comm_local_map(src);
+    return &MPIDI_COMM(src, map);
+}
+
+static uint32_t mapper_size(const MPIR_Comm_map_t * mp)
+{
+    if (mp->type == MPIR_COMM_MAP_TYPE__IRREGULAR)
+        return (uint32_t) mp->src_mapping_size;
+    return (uint32_t) (reads_local_group(mp) ? mp->src_comm->local_size
+                       : mp->src_comm->remote_size);
+}
+
+/* Build one part (local or remote) of comm from its mappers into *out.
+ * *found = 0 when the part has no mapper (out untouched). */
+static int build_part(MPIR_Comm * comm, int remote, avrm_rankmap_t * out, int *found)
+{
+    avrm_ctx_t *ctx = MPIDI_avrm.ctx;
+    MPIR_Comm_map_t *mp, *one = NULL;
+    uint32_t nmappers = 0, n = 0;
+    avrm_status_t st;
+
+    LL_FOREACH(comm->mapper_head, mp) {
+        if (is_remote_part(mp) == remote) {
+            one = mp;
+            nmappers++;
+            n += mapper_size(mp);
+        }
+    }
+    *found = nmappers > 0;
+    if (nmappers == 0)
+        return MPI_SUCCESS;
+    if (nmappers == 1 && one->type != MPIR_COMM_MAP_TYPE__IRREGULAR) {
+        avrm_map_dup(ctx, mapper_parent(one), out);
+        return MPI_SUCCESS;
+    }
+    if (nmappers == 1)
+        return MPIDIU_avrm_errno(avrm_map_build(ctx, mapper_parent(one), one->src_mapping, n, out));
+
+    /* several mappers, concatenated in list order (intercomm merge) */
+    const avrm_rankmap_t **parents = MPL_malloc(nmappers * sizeof(*parents), MPL_MEM_COMM);
+    avrm_src_t *src = MPL_malloc(n * sizeof(*src), MPL_MEM_COMM);
+    uint32_t k = 0, j = 0;
+    if (!parents || !src) {
+        st = AVRM_ERR_NOMEM;
+        goto done;
+    }
+    LL_FOREACH(comm->mapper_head, mp) {
+        if (is_remote_part(mp) != remote)
+            continue;
+        parents[k] = mapper_parent(mp);
+        uint32_t sz = mapper_size(mp);
+        for (uint32_t i = 0; i < sz; i++, j++) {
+            src[j].parent = k;
+            src[j].rank = mp->type == MPIR_COMM_MAP_TYPE__IRREGULAR ? mp->src_mapping[i]
+                : (int32_t) i;
+        }
+        k++;
+    }
+    st = avrm_map_build_multi(ctx, parents, nmappers, src, n, out);
+  done:
+    MPL_free(parents);
+    MPL_free(src);
+    return MPIDIU_avrm_errno(st);
+}
+
+/* The commit pre-hook of every communicator but the builtin ones. An
+ * intercomm without remote-part mappers got its map from
+ * MPID_Create_intercomm_from_lpids. */
+int MPIDI_comm_create_rank_map(MPIR_Comm * comm)
+{
+    int mpi_errno = MPI_SUCCESS, found;
+    avrm_rankmap_t local;
+
+    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    if (comm->comm_kind == MPIR_COMM_KIND__INTRACOMM) {
+        MPIDI_COMM(comm, local_map) = NULL;
+        memset(&MPIDI_COMM(comm, map), 0, sizeof(avrm_rankmap_t));
+        mpi_errno = build_part(comm, 0, &MPIDI_COMM(comm, map), &found);
+        MPIR_ERR_CHECK(mpi_errno);
+        MPIR_Assert(found);
+    } else {
+        avrm_rankmap_t remote;
+        MPIDI_COMM(comm, local_map) = NULL;
+        mpi_errno = build_part(comm, 1, &remote, &found);
+        MPIR_ERR_CHECK(mpi_errno);
+        if (found)
+            MPIDI_COMM(comm, map) = remote;
+        mpi_errno = build_part(comm, 0, &local, &found);
+        MPIR_ERR_CHECK(mpi_errno);
+        MPIR_Assert(found);
+        MPIDI_COMM(comm, local_map) = MPL_malloc(sizeof(local), MPL_MEM_COMM);
+        if (!MPIDI_COMM(comm, local_map)) {
+            avrm_map_release(MPIDI_avrm.ctx, &local);
+            MPIR_ERR_SETANDJUMP(mpi_errno, MPI_ERR_OTHER, "**nomem");
+        }
+        *MPIDI_COMM(comm, local_map) = local;
+        MPIDIU_map_ref_groups(MPIDI_COMM(comm, local_map), 1);
+    }
+    MPIDIU_map_ref_groups(&MPIDI_COMM(comm, map), 1);
+  fn_exit:
+    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    return mpi_errno;
+  fn_fail:
+    goto fn_exit;
+}
+
+/* comm_world: the world group; comm_self: my own rank of it. Built before
+ * the netmod inserts addresses: the map caches the entry array, which never
+ * moves (or none for a computed AV; MPIDIU_avrm_require_stored reseals). */
+int MPIDIU_comm_set_builtin_map(MPIR_Comm * comm)
+{
+    avrm_ctx_t *ctx = MPIDI_avrm.ctx;
+    avrm_status_t st;
+
+    MPIDI_COMM(comm, local_map) = NULL;
+    if (comm == MPIR_Process.comm_world) {
+        st = avrm_map_init_group(ctx, 0, &MPIDI_COMM(comm, map));
+    } else {
+        avrm_rankmap_t world;
+        int32_t me = MPIR_Process.rank;
+        st = avrm_map_init_group(ctx, 0, &world);
+        if (st == AVRM_OK) {
+            st = avrm_map_build(ctx, &world, &me, 1, &MPIDI_COMM(comm, map));
+            avrm_map_release(ctx, &world);
+        }
+    }
+    if (st == AVRM_OK)
+        MPIDIU_map_ref_groups(&MPIDI_COMM(comm, map), 1);
+    return MPIDIU_avrm_errno(st);
+}
+
+void MPIDIU_comm_release_maps(MPIR_Comm * comm)
+{
+    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    if (MPIDI_COMM(comm, local_map)) {
+        MPIDIU_map_ref_groups(MPIDI_COMM(comm, local_map), 0);
+        avrm_map_release(MPIDI_avrm.ctx, MPIDI_COMM(comm, local_map));
+        MPL_free(MPIDI_COMM(comm, local_map));
+        MPIDI_COMM(comm, local_map) = NULL;
+    }
+    MPIDIU_map_ref_groups(&MPIDI_COMM(comm, map), 0);
+    avrm_map_release(MPIDI_avrm.ctx, &MPIDI_COMM(comm, map));
+    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+}
+
+/* Remote group of an intercomm known by gpids (avtid << 32 | lpid), before
+ * its commit. */
+int MPIDIU_comm_map_from_gpids(MPIR_Comm * comm, int size, const uint64_t gpids[])
+{
+    avrm_gpid_t *g = MPL_malloc(size * sizeof(*g), MPL_MEM_COMM);
+    avrm_status_t st = AVRM_ERR_NOMEM;
+
+    if (g) {
+        for (int i = 0; i < size; i++) {
+            g[i].lpid = (avrm_lpid_t) MPIDIU_GPID_GET_LPID(gpids[i]);
+            g[i].pgid = (avrm_pgid_t) MPIDIU_GPID_GET_AVTID(gpids[i]);
+            g[i].reserved = 0;
+        }
+        MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+        st = avrm_map_build_gpids(MPIDI_avrm.ctx, g, (uint32_t) size, &MPIDI_COMM(comm, map));
+        MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+        MPL_free(g);
+    }
+    return MPIDIU_avrm_errno(st);
+}
+
+/* The node-roots init comm of MPIR_CVAR_CH4_ROOTS_ONLY_PMI: world ranks
+ * node_root_map[0..num_nodes). Not committed: no group references. */
+int MPIDIU_comm_map_node_roots(MPIR_Comm * comm)
+{
+    MPIDI_COMM(comm, local_map) = NULL;
+    return MPIDIU_avrm_errno(avrm_map_build(MPIDI_avrm.ctx, &MPIDI_COMM(MPIR_Process.comm_world, map),
+                                      MPIR_Process.node_root_map,
+                                      (uint32_t) MPIR_Process.num_nodes,
+                                      &MPIDI_COMM(comm, map)));
+}
+
+#endif /* CH4_AVRM_COMM_H_INCLUDED */
