@@ -1,0 +1,154 @@
+#!/bin/sh
+# The cluster phase of `make check`: MPI jobs across emulated hosts
+# (test/cluster/cluster.sh), launched by hydra's mpiexec and by Slurm's srun.
+#
+#   run.sh PREFIX MPICH_SRC OUTDIR
+#
+# Hydra, FI_PROVIDER from test/mpienv.sh (sockets) on eth0, 8 processes in
+# 4 layouts: 2 hosts x 4 and 4 hosts x 2, block and round-robin (rr):
+#   hostmap (test/cluster/hostmap.c: placement, node communicators) and the
+#   demo in every layout; our MPI tests (test/mpi, shm placement) in 2x4 block
+#   and 4x2 rr; FI_PROVIDER=tcp once; MPIR_CVAR_CH4_ROOTS_ONLY_PMI=1 once
+#   (hostmap, demo, our tests at 4x2 block); MPICH's comm, topo, spawn
+#   (test/mpich-suite/run.sh) across 2 hosts round-robin.
+# Slurm (--slurm): srun --mpi=pmi2 -N 2 -n 8: hostmap block and cyclic, the
+#   demo, and a few of our tests (AVCLUSTER_SRUN_TESTS); with
+#   AVCLUSTER_PMIX_PREFIX=DIR (an MPICH built --with-pmix) the same with
+#   --mpi=pmix on that build.
+# Fault: a rank killed on node2 during a 2x4 job: mpiexec must exit nonzero
+#   with hydra's error and leave no process on any host.
+# Each job is one line PASS/FAIL; test/mpi and MPICH's suite add their own
+# counts. Where namespaces cannot be made, everything is skipped and counted
+# ("skipped: 1"). AVCLUSTER_JOB_TIMEOUT: seconds per hydra job (default 120).
+set -u
+[ $# -eq 3 ] || { echo "usage: $0 PREFIX MPICH_SRC OUTDIR" >&2; exit 2; }
+prefix=$(cd "$1" && pwd) || exit 2
+src=$2
+mkdir -p "$3" && out=$(cd "$3" && pwd) || exit 2
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$top/test/mpienv.sh"
+tmo=${AVCLUSTER_JOB_TIMEOUT:-120}
+pass=0 fail=0 skip=0 t00=$(date +%s)
+
+# --- can namespaces be made here? -------------------------------------------
+why=$(unshare --pid --fork --mount-proc --uts --net --ipc \
+          ip link add avprobe0 type veth peer name avprobe1 2>&1) || {
+    echo "SKIP cluster: cannot create namespaces or veth links here: $why"
+    echo "skipped: 1 (cluster phase: no namespaces)"
+    echo "0 passed, 0 failed"
+    exit 0
+}
+
+# --- bookkeeping ---------------------------------------------------------------
+# job NAME CHECK CLUSTER-ARGS -- CMD...: one cluster, one command; CHECK is
+# "noerrors" (exit 0 and "No Errors"), "exit0", or "counts" (the command's
+# own "N passed, N failed" line is added; nonzero exit with 0 failed = 1 fail)
+job() {
+    name=$1 check=$2; shift 2
+    log=$out/$(echo "$name" | tr ' /=' '___').log
+    s0=$(date +%s)
+    timeout -k 10 "${jobtmo:-$tmo}" "$here/cluster.sh" "$@" > "$log" 2>&1 < /dev/null
+    rc=$? secs=$(( $(date +%s) - s0 )) ok=0 counted=""
+    case $check in
+        noerrors) [ $rc -eq 0 ] && grep -q "^No Errors" "$log" && ok=1 ;;
+        exit0) [ $rc -eq 0 ] && ok=1 ;;
+        counts)
+            line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
+            jp=$(echo "$line" | sed -n 's/^\([0-9]*\) passed.*/\1/p')
+            jf=$(echo "$line" | sed -n 's/.* \([0-9]*\) failed.*/\1/p')
+            js=$(sed -n 's/^skipped: \([0-9]*\).*/\1/p' "$log" | tail -1)
+            [ -n "$jp" ] && [ $rc -ne 0 ] && [ "$jf" = 0 ] && jf=1
+            if [ -n "$jp" ]; then
+                pass=$((pass + jp)) fail=$((fail + jf)) skip=$((skip + ${js:-0}))
+                counted=" [$jp passed, $jf failed${js:+, $js skipped}]"
+                [ "$jf" = 0 ] && ok=1
+            fi ;;
+    esac
+    grep -q LEFTOVER "$log" && ok=0 counted="$counted [processes left over]"
+    if [ $ok = 1 ]; then
+        [ $check = counts ] || pass=$((pass + 1))
+        echo "PASS $name (${secs}s)$counted"
+    else
+        [ $check = counts ] && [ -n "$counted" ] || fail=$((fail + 1))
+        echo "FAIL $name (${secs}s, exit $rc)$counted, log $log"
+        grep -E '^(FAIL|not ok)|rank [0-9]+:|BAD TERM|LEFTOVER|rror' "$log" | head -15 | sed 's/^/    /'
+    fi
+}
+mpiexec=$prefix/bin/mpiexec
+hostmap=$out/hostmap
+if ! "$prefix/bin/mpicc" -std=c11 -Wall -Wextra -O2 -o "$hostmap" "$here/hostmap.c" \
+        > "$out/hostmap.build.log" 2>&1; then
+    cat "$out/hostmap.build.log"; echo "FAIL hostmap (build)"; fail=$((fail + 1))
+fi
+leftover_before=$(ls -d "${TMPDIR:-/tmp}"/avcluster.* 2>/dev/null | wc -l)
+
+# --- hydra: 4 layouts -------------------------------------------------------
+for lay in "2 4 block" "2 1 rr" "4 2 block" "4 1 rr"; do
+    set -- $lay; h=$1 s=$2 p=$3 tag="${1}x$((8 / $1)) $3"
+    c="-n $h -s $s -p $p --"
+    job "hostmap $tag" noerrors $c "$mpiexec" -n 8 "$hostmap" "$h" "$s"
+    job "demo $tag" exit0 $c "$top/demo/run-demo.sh" "$prefix" 8
+done
+# inter-host data on eth0: node2's received bytes during a 2 s 1 MiB bcast loop
+job "eth0 traffic 2x4 block" noerrors -n 2 -s 4 -p block -- sh -c '
+    rx() { "$HYDRA_LAUNCHER_EXEC" "$1" cat /proc/net/dev | awk -v i="$2:" "\$1 == i { print \$2 }"; }
+    e0=$(rx node2 eth0) l0=$(rx node1 lo)
+    "$0" -n 8 "$1" 2 4 2 || exit 1
+    e=$(( $(rx node2 eth0) - e0 )) l=$(( $(rx node1 lo) - l0 ))
+    echo "bytes received: node2 eth0 $e, node1 lo $l"
+    [ $e -gt 4000000 ] || { echo "rank 0: too little on eth0"; exit 1; }' "$mpiexec" "$hostmap"
+grep -h "^bytes received" "$out/eth0_traffic_2x4_block.log" | sed 's/^/    /'
+FI_PROVIDER=tcp job "hostmap 2x4 block FI_PROVIDER=tcp" noerrors -n 2 -s 4 -p block -- \
+    "$mpiexec" -n 8 "$hostmap" 2 4
+
+export AVTEST_CONFIGS=shm
+jobtmo=900 job "test/mpi 2x4 block" counts -n 2 -s 4 -p block -- \
+    "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-2x4-block"
+jobtmo=900 job "test/mpi 4x2 rr" counts -n 4 -p rr -- \
+    "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-4x2-rr"
+
+# --- roots-only PMI, once -----------------------------------------------------
+export MPIR_CVAR_CH4_ROOTS_ONLY_PMI=1
+job "hostmap 4x2 block ROOTS_ONLY_PMI" noerrors -n 4 -s 2 -p block -- "$mpiexec" -n 8 "$hostmap" 4 2
+job "demo 4x2 block ROOTS_ONLY_PMI" exit0 -n 4 -s 2 -p block -- "$top/demo/run-demo.sh" "$prefix" 8
+jobtmo=900 job "test/mpi 4x2 block ROOTS_ONLY_PMI" counts -n 4 -s 2 -p block -- \
+    "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-4x2-block-roots"
+unset MPIR_CVAR_CH4_ROOTS_ONLY_PMI
+
+# --- MPICH's comm, topo, spawn across 2 hosts, round-robin -------------------------
+SUITE_DIRS="comm topo spawn" jobtmo=1800 job "MPICH suite comm topo spawn 2 hosts rr" counts \
+    -n 2 -p rr -- "$top/test/mpich-suite/run.sh" "$prefix" "$src" "$out/mpich-suite"
+
+# --- Slurm: srun --mpi=pmi2 (and pmix with AVCLUSTER_PMIX_PREFIX) ----------------
+# a launcher prefix: PREFIX's mpicc, and an mpiexec that is srun (srun-mpiexec.sh)
+srun_prefix() {  # PREFIX DIR
+    mkdir -p "$2/bin"
+    ln -sf "$1/bin/mpicc" "$2/bin/mpicc"
+    ln -sf "$here/srun-mpiexec.sh" "$2/bin/mpiexec"
+}
+srun_jobs() {  # MPI PREFIX
+    sp=$out/srun-$1; srun_prefix "$2" "$sp"
+    export AVCLUSTER_SRUN_ARGS="--mpi=$1 -N 2"
+    job "srun --mpi=$1 hostmap 2x4 block" noerrors -n 2 --slurm -- \
+        srun --mpi="$1" -N 2 --ntasks-per-node=4 "$hostmap" 2 4
+    job "srun --mpi=$1 hostmap 2x4 cyclic" noerrors -n 2 --slurm -- \
+        srun --mpi="$1" -N 2 -n 8 -m cyclic "$hostmap" 2 1
+    job "srun --mpi=$1 demo" exit0 -n 2 --slurm -- "$top/demo/run-demo.sh" "$sp" 8
+    jobtmo=600 job "srun --mpi=$1 test/mpi ${AVCLUSTER_SRUN_TESTS:=comm/split_type comm/intercomm group topo}" \
+        counts -n 2 --slurm -- "$top/test/mpi/runtests.sh" "$sp" "$out/mpi-srun-$1" $AVCLUSTER_SRUN_TESTS
+}
+srun_jobs pmi2 "$prefix"
+[ -n "${AVCLUSTER_PMIX_PREFIX:-}" ] && srun_jobs pmix "$(cd "$AVCLUSTER_PMIX_PREFIX" && pwd)"
+
+# --- fault: kill one rank on node2 mid-job ---------------------------------------
+job "fault: rank killed on node2" exit0 -n 2 -s 4 -p block -- "$here/fault.sh" "$mpiexec" "$hostmap"
+
+# --- nothing left behind ---------------------------------------------------------
+n=$(ls -d "${TMPDIR:-/tmp}"/avcluster.* 2>/dev/null | wc -l)
+if [ "$n" -le "$leftover_before" ]; then echo "PASS no cluster state left"; pass=$((pass + 1))
+else echo "FAIL cluster state directories left in ${TMPDIR:-/tmp}"; fail=$((fail + 1)); fi
+echo "cluster: total $(( $(date +%s) - t00 ))s, logs in $out"
+echo "skipped: $skip"
+echo "$pass passed, $fail failed"
+[ $fail -eq 0 ]
