@@ -20,6 +20,7 @@
 # Each job is one line PASS/FAIL; test/mpi and MPICH's suite add their own
 # counts. Where namespaces cannot be made, everything is skipped and counted
 # ("skipped: 1"). AVCLUSTER_JOB_TIMEOUT: seconds per hydra job (default 120).
+# On the stock build set AVTEST_STOCK=1 (test/mpi/comm/mapmode reads it).
 set -u
 [ $# -eq 3 ] || { echo "usage: $0 PREFIX MPICH_SRC OUTDIR" >&2; exit 2; }
 prefix=$(cd "$1" && pwd) || exit 2
@@ -75,12 +76,13 @@ job() {
         grep -E '^(FAIL|not ok)|rank [0-9]+:|BAD TERM|LEFTOVER|rror' "$log" | head -15 | sed 's/^/    /'
     fi
 }
+build_hostmap() {  # PREFIX EXE
+    "$1/bin/mpicc" -std=c11 -Wall -Wextra -O2 -o "$2" "$here/hostmap.c" > "$2.build.log" 2>&1 ||
+        { cat "$2.build.log"; echo "FAIL $2 (build)"; fail=$((fail + 1)); }
+}
 mpiexec=$prefix/bin/mpiexec
 hostmap=$out/hostmap
-if ! "$prefix/bin/mpicc" -std=c11 -Wall -Wextra -O2 -o "$hostmap" "$here/hostmap.c" \
-        > "$out/hostmap.build.log" 2>&1; then
-    cat "$out/hostmap.build.log"; echo "FAIL hostmap (build)"; fail=$((fail + 1))
-fi
+build_hostmap "$prefix" "$hostmap"
 leftover_before=$(ls -d "${TMPDIR:-/tmp}"/avcluster.* 2>/dev/null | wc -l)
 
 # --- hydra: 4 layouts -------------------------------------------------------
@@ -117,6 +119,13 @@ jobtmo=900 job "test/mpi 4x2 block ROOTS_ONLY_PMI" counts -n 4 -s 2 -p block -- 
 unset MPIR_CVAR_CH4_ROOTS_ONLY_PMI
 
 # --- MPICH's comm, topo, spawn across 2 hosts, round-robin -------------------------
+# AVCLUSTER_SUITE_BUILD: the suite's configured build of the mpich phase, reused
+# (run.sh reconfigures it only when it was made for another prefix)
+if [ -d "${AVCLUSTER_SUITE_BUILD:-}" ]; then
+    mkdir -p "$out/mpich-suite"
+    [ -L "$out/mpich-suite/build" ] || rm -rf "$out/mpich-suite/build"
+    ln -sfn "$AVCLUSTER_SUITE_BUILD" "$out/mpich-suite/build"
+fi
 SUITE_DIRS="comm topo spawn" jobtmo=1800 job "MPICH suite comm topo spawn 2 hosts rr" counts \
     -n 2 -p rr -- "$top/test/mpich-suite/run.sh" "$prefix" "$src" "$out/mpich-suite"
 
@@ -129,13 +138,14 @@ srun_prefix() {  # PREFIX DIR
 }
 srun_jobs() {  # MPI PREFIX
     sp=$out/srun-$1; srun_prefix "$2" "$sp"
-    export AVCLUSTER_SRUN_ARGS="--mpi=$1 -N 2"
+    build_hostmap "$2" "$sp/hostmap"
     job "srun --mpi=$1 hostmap 2x4 block" noerrors -n 2 --slurm -- \
-        srun --mpi="$1" -N 2 --ntasks-per-node=4 "$hostmap" 2 4
+        srun --mpi="$1" -N 2 --ntasks-per-node=4 "$sp/hostmap" 2 4
     job "srun --mpi=$1 hostmap 2x4 cyclic" noerrors -n 2 --slurm -- \
-        srun --mpi="$1" -N 2 -n 8 -m cyclic "$hostmap" 2 1
-    job "srun --mpi=$1 demo" exit0 -n 2 --slurm -- "$top/demo/run-demo.sh" "$sp" 8
-    jobtmo=600 job "srun --mpi=$1 test/mpi ${AVCLUSTER_SRUN_TESTS:=comm/split_type comm/intercomm group topo}" \
+        srun --mpi="$1" -N 2 --ntasks-per-node=4 -m cyclic "$sp/hostmap" 2 1
+    AVCLUSTER_SRUN_ARGS="--mpi=$1 -N 2 --ntasks-per-node=4" job "srun --mpi=$1 demo" exit0 \
+        -n 2 --slurm -- "$top/demo/run-demo.sh" "$sp" 8
+    AVCLUSTER_SRUN_ARGS="--mpi=$1 -N 2" jobtmo=600 job "srun --mpi=$1 test/mpi ${AVCLUSTER_SRUN_TESTS:=comm/split_type comm/intercomm group topo}" \
         counts -n 2 --slurm -- "$top/test/mpi/runtests.sh" "$sp" "$out/mpi-srun-$1" $AVCLUSTER_SRUN_TESTS
 }
 srun_jobs pmi2 "$prefix"
