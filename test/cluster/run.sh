@@ -7,10 +7,12 @@
 # Hydra, FI_PROVIDER from test/mpienv.sh (sockets) on eth0, 8 processes in
 # 4 layouts: 2 hosts x 4 and 4 hosts x 2, block and round-robin (rr):
 #   hostmap (test/cluster/hostmap.c: placement, node communicators) and the
-#   demo in every layout; our MPI tests (test/mpi, shm placement) in 2x4 block
-#   and 4x2 rr; FI_PROVIDER=tcp once; MPIR_CVAR_CH4_ROOTS_ONLY_PMI=1 once
-#   (hostmap, demo, our tests at 4x2 block); MPICH's comm, topo, spawn
-#   (test/mpich-suite/run.sh) across 2 hosts round-robin.
+#   demo in every layout; our MPI tests (test/mpi, shm placement): all in 2x4
+#   block, AVCLUSTER_RR_TESTS in 4x2 rr; FI_PROVIDER=tcp once;
+#   MPIR_CVAR_CH4_ROOTS_ONLY_PMI=1 once (hostmap, demo, AVCLUSTER_ROOTS_TESTS
+#   at 4x2 block); MPICH's comm, topo, spawn (test/mpich-suite/run.sh) across
+#   2 hosts round-robin. The subsets (DIR or DIR/NAME lists, defaults below)
+#   keep the phase near 8 minutes on 2 cores.
 # Slurm (--slurm): srun --mpi=pmi2 -N 2 -n 8: hostmap block and cyclic, the
 #   demo, and a few of our tests (AVCLUSTER_SRUN_TESTS); with
 #   AVCLUSTER_PMIX_PREFIX=DIR (an MPICH built --with-pmix) the same with
@@ -107,15 +109,16 @@ FI_PROVIDER=tcp job "hostmap 2x4 block FI_PROVIDER=tcp" noerrors -n 2 -s 4 -p bl
 export AVTEST_CONFIGS=shm
 jobtmo=900 job "test/mpi 2x4 block" counts -n 2 -s 4 -p block -- \
     "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-2x4-block"
-jobtmo=900 job "test/mpi 4x2 rr" counts -n 4 -p rr -- \
-    "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-4x2-rr"
+jobtmo=900 job "test/mpi 4x2 rr ${AVCLUSTER_RR_TESTS:=comm/split_type comm/intercomm rma}" counts \
+    -n 4 -p rr -- "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-4x2-rr" $AVCLUSTER_RR_TESTS
 
 # --- roots-only PMI, once -----------------------------------------------------
 export MPIR_CVAR_CH4_ROOTS_ONLY_PMI=1
 job "hostmap 4x2 block ROOTS_ONLY_PMI" noerrors -n 4 -s 2 -p block -- "$mpiexec" -n 8 "$hostmap" 4 2
 job "demo 4x2 block ROOTS_ONLY_PMI" exit0 -n 4 -s 2 -p block -- "$top/demo/run-demo.sh" "$prefix" 8
-jobtmo=900 job "test/mpi 4x2 block ROOTS_ONLY_PMI" counts -n 4 -s 2 -p block -- \
-    "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-4x2-block-roots"
+jobtmo=900 job "test/mpi 4x2 block ROOTS_ONLY_PMI ${AVCLUSTER_ROOTS_TESTS:=comm/split_type comm/dup comm/intercomm}" \
+    counts -n 4 -s 2 -p block -- "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-4x2-block-roots" \
+    $AVCLUSTER_ROOTS_TESTS
 unset MPIR_CVAR_CH4_ROOTS_ONLY_PMI
 
 # --- MPICH's comm, topo, spawn across 2 hosts, round-robin -------------------------
