@@ -6,6 +6,7 @@
 #   mpi     our MPI tests (test/mpi), several sizes, shm/netmod/emulated nodes
 #   mpich   MPICH's own test suite from the same tarball (subset, xfail list)
 #   dropin  Debian's MPICH-linked binaries on our libmpi
+#   cluster MPI jobs across emulated hosts (namespaces): mpiexec, srun, a fault
 # AVRM_TEST_PHASES="unit mpi" selects phases. A phase that crashes without its
 # closing line counts as one failure.
 set -u
@@ -13,7 +14,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 bdir=$1 prefix=$2
 out=$bdir/test-out; mkdir -p "$out"
 src=$bdir/mpich-build/mpich-patched-src
-phases=${AVRM_TEST_PHASES:-unit mpi mpich dropin}
+phases=${AVRM_TEST_PHASES:-unit mpi mpich dropin cluster}
 tp=0 tf=0 summary=""
 for ph in $phases; do
     t0=$(date +%s)
@@ -22,6 +23,7 @@ for ph in $phases; do
         mpi)    cmd="$top/test/mpi/runtests.sh $prefix $out/mpi" ;;
         mpich)  cmd="$top/test/mpich-suite/run.sh $prefix $src $out/mpich-suite" ;;
         dropin) cmd="$top/test/dropin/run.sh $prefix" ;;
+        cluster) cmd="env AVCLUSTER_SUITE_BUILD=$out/mpich-suite/build $top/test/cluster/run.sh $prefix $src $out/cluster" ;;
         *) echo "run-all: unknown phase $ph" >&2; tf=$((tf + 1)); continue ;;
     esac
     echo "=== phase $ph: $cmd"
