@@ -11,8 +11,8 @@
 #   block, AVCLUSTER_RR_TESTS in 4x2 rr; FI_PROVIDER=tcp once;
 #   MPIR_CVAR_CH4_ROOTS_ONLY_PMI=1 once (hostmap, demo, AVCLUSTER_ROOTS_TESTS
 #   at 4x2 block); MPICH's comm, topo, spawn (test/mpich-suite/run.sh) across
-#   2 hosts round-robin. The subsets (DIR or DIR/NAME lists, defaults below)
-#   keep the phase near 8 minutes on 2 cores.
+#   2 hosts round-robin, less test/cluster/suite-skip.txt. The subsets (DIR or
+#   DIR/NAME lists, defaults below) keep the phase near 8 minutes on 2 cores.
 # Slurm (--slurm): srun --mpi=pmi2 -N 2 -n 8: hostmap block and cyclic, the
 #   demo, and a few of our tests (AVCLUSTER_SRUN_TESTS); with
 #   AVCLUSTER_PMIX_PREFIX=DIR (an MPICH built --with-pmix) the same with
@@ -129,7 +129,8 @@ if [ -d "${AVCLUSTER_SUITE_BUILD:-}" ]; then
     [ -L "$out/mpich-suite/build" ] || rm -rf "$out/mpich-suite/build"
     ln -sfn "$AVCLUSTER_SUITE_BUILD" "$out/mpich-suite/build"
 fi
-SUITE_DIRS="comm topo spawn" jobtmo=1800 job "MPICH suite comm topo spawn 2 hosts rr" counts \
+cat "$top/test/mpich-suite/ci-skip.txt" "$here/suite-skip.txt" > "$out/suite-skip.txt"
+SUITE_SKIP_LIST=$out/suite-skip.txt SUITE_DIRS="comm topo spawn" jobtmo=1800 job "MPICH suite comm topo spawn 2 hosts rr" counts \
     -n 2 -p rr -- "$top/test/mpich-suite/run.sh" "$prefix" "$src" "$out/mpich-suite"
 
 # --- Slurm: srun --mpi=pmi2 (and pmix with AVCLUSTER_PMIX_PREFIX) ----------------
