@@ -16,6 +16,9 @@ die() { echo "apply-patches: $*" >&2; exit 1; }
 [ -f "$tree/maint/extractcvars" ] || die "$tree is not an MPICH source tree"
 
 cvars=no
+# a CVAR declaration line of an MPI_T_CVAR_INFO_BLOCK (mere uses of a CVAR
+# in code or comments must not trigger the regeneration: it rebuilds libmpi)
+cvar_decl='.*- name *: *MPIR_CVAR_'
 while read -r first a b; do
     case "$first" in ''|'#'*) continue ;; esac
     if [ "$first" = add ]; then
@@ -24,7 +27,7 @@ while read -r first a b; do
         cmp -s "$top/$a" "$tree/$b" 2>/dev/null && continue
         cp "$top/$a" "$tree/$b"
         echo "apply-patches: added $b" >&2
-        grep -q 'MPIR_CVAR_' "$top/$a" && cvars=yes
+        grep -q "$cvar_decl" "$top/$a" && cvars=yes
         continue
     fi
     p=$pdir/$first
@@ -38,7 +41,7 @@ while read -r first a b; do
         patch -d "$tree" -p1 --dry-run -f < "$p" >&2 || true
         die "patch $first does not apply to $tree (refresh it: maint/refresh-patch.sh)"
     fi
-    grep -q '^+.*MPIR_CVAR_' "$p" && cvars=yes
+    grep -q "^+$cvar_decl" "$p" && cvars=yes
 done < "$pdir/series"
 
 if [ $cvars = yes ]; then

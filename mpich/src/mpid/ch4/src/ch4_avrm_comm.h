@@ -70,6 +70,13 @@ static int build_part(MPIR_Comm * comm, int remote, avrm_rankmap_t * out, int *f
     *found = nmappers > 0;
     if (nmappers == 0)
         return MPI_SUCCESS;
+    if (n == 0) {
+        /* an empty group (a side of MPI_Comm_create on an intercomm): a map
+         * of size 0, never looked up; release is a no-op */
+        memset(out, 0, sizeof(*out));
+        out->path = AVRM_PATH_GENERIC;
+        return MPI_SUCCESS;
+    }
     if (nmappers == 1 && one->type != MPIR_COMM_MAP_TYPE__IRREGULAR) {
         avrm_map_dup(ctx, mapper_parent(one), out);
         return MPI_SUCCESS;
