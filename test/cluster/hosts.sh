@@ -66,5 +66,8 @@ fi
 
 export AVCLUSTER_HOSTS="$hosts"
 export HYDRA_LAUNCHER=ssh HYDRA_LAUNCHER_EXEC="$here/enter.sh" HYDRA_HOST_FILE="$dir/hosts.$place"
+# hydra starts at most 8 ssh connections per host in 15 s (sshd's MaxStartups
+# is 10) and prints a WARNING for each wait; enter.sh has no such limit
+export HYDRA_LAUNCHER_SSH_LIMIT=64
 export FI_SOCKETS_IFACE=eth0 FI_TCP_IFACE=eth0
 nsenter -t "$(cat "$dir/node1.pid")" -u -n -m -i --wd="$PWD" -- "$@"
