@@ -27,7 +27,7 @@
 #   AVCLUSTER_HOSTS   "node1 node2 ..."
 #   HYDRA_LAUNCHER=ssh HYDRA_LAUNCHER_EXEC=test/cluster/enter.sh (the "ssh"
 #                     enters the target host's namespaces), HYDRA_HOST_FILE,
-#                     HYDRA_LAUNCHER_SSH_LIMIT=64 (spawn-heavy jobs)
+#                     HYDRA_LAUNCHER_SSH_LIMIT(_TIME)=256 (spawn-heavy jobs)
 #   FI_SOCKETS_IFACE=eth0 FI_TCP_IFACE=eth0
 # Exit status: CMD's; 125 when the cluster could not be set up.
 set -u
