@@ -18,7 +18,7 @@
 #   AVCLUSTER_PMIX_PREFIX=DIR (an MPICH built --with-pmix) the same with
 #   --mpi=pmix on that build.
 # Fault: a rank killed on node2 during a 2x4 job: mpiexec must exit nonzero
-#   with hydra's error and leave no process on any host.
+#   with an error report and leave no process on any host (fault.sh).
 # Each job is one line PASS/FAIL; test/mpi and MPICH's suite add their own
 # counts. Where namespaces cannot be made, everything is skipped and counted
 # ("skipped: 1"). AVCLUSTER_JOB_TIMEOUT: seconds per hydra job (default 120).
