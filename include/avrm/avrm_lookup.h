@@ -132,28 +132,6 @@ AVRM_INLINE avrm_ave_t avrm_map_ave(const avrm_ctx_t *ctx, const avrm_rankmap_t 
     return e ? e[l] : avrm_ave_make(l, avrm_locality_has(&ctx->avs[g]->local, l));
 }
 
-/* The mode switch and the computed-AV test of avrm_map_ave, out of line
- * (avrm_map.c): for callers that inline the lookup at many sites (MPICH's
- * send/put paths), where the whole switch inlined everywhere makes the
- * enclosing functions too big for the compiler to inline them in turn. */
-avrm_ave_t avrm_map_ave_generic(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint32_t r);
-
-/* avrm_map_ave with the hot-path classes inline and the rest one call away:
- * direct/offset/lut/stride over a stored AV cost the same as avrm_map_ave,
- * the other modes a call more. */
-AVRM_INLINE avrm_ave_t avrm_map_ave_hot(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
-                                         uint32_t r)
-{
-    int p = m->path;
-    if (__builtin_expect(p == AVRM_PATH_OFFSET, 1))
-        return m->ents[avrm__lpid_offset(m, r)];
-    if (p < 0)                                               /* AVRM_PATH_LUT */
-        return m->ents[avrm__lpid_lut(m, r)];
-    if (p == AVRM_PATH_STRIDE)
-        return m->ents[avrm__lpid_stride(m, r)];
-    return avrm_map_ave_generic(ctx, m, r);
-}
-
 /* rank -> network address word (libfabric fi_addr_t): the send/put path. */
 AVRM_INLINE uint64_t avrm_map_addr(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint32_t r)
 {

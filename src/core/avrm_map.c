@@ -18,11 +18,6 @@ avrm_status_t avrm_map_init_group(avrm_ctx_t *ctx, avrm_pgid_t pgid, avrm_rankma
     return AVRM_OK;
 }
 
-avrm_ave_t avrm_map_ave_generic(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint32_t r)
-{
-    return avrm_map_ave(ctx, m, r);
-}
-
 void avrm_map_reseal(const avrm_ctx_t *ctx, avrm_rankmap_t *m)
 {
     if (!ctx || !m || !m->size || avrm_map_is_multi(m) || m->pgid >= ctx->navs
