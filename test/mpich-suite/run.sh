@@ -6,11 +6,18 @@
 #
 # Configures the suite out of tree in OUTDIR/build (--with-mpi=PREFIX, no
 # Fortran/C++), builds each directory, runs it with MPICH's runtests driver
-# (-maxnp, MPITEST_TIMEOUT per test, TAP output per directory) and compares
-# the failures with test/mpich-suite/xfail.txt ("dir/testname  reason").
-# Prints one line per unexpected failure, the expected failures separately,
-# per-directory timings, and a final "N passed, N failed" line (expected
-# failures count as neither; an xfail entry that passes is reported XPASS).
+# (-maxnp, MPITEST_TIMEOUT per test, TAP output per directory), then accounts
+# for every testlist line (account.awk):
+#   - a failure listed in xfail.txt ("dir/name np reason", matched by test AND
+#     process count) is XFAIL, counted as neither passed nor failed; those
+#     entries run with the list's shorter timeLimit; one that passes is XPASS;
+#     an entry that has no such run is stale and counts as a failure;
+#   - a line left out (ci-skip.txt, rma's testlist.dtp) or skipped by runtests
+#     is counted and listed as skipped;
+#   - a program that does not build fails each of its runs;
+#   - every expected run must be in the TAP output (runtests stops a directory
+#     after many timeouts): each missing run is a failure.
+# Ends with "skipped: N (listed above)" and "N passed, N failed".
 #
 # Knobs (environment):
 #   SUITE_DIRS       directories to run (default: comm group topo pt2pt rma spawn)
@@ -38,9 +45,8 @@ jobs=${SUITE_JOBS:-$(nproc 2>/dev/null || echo 2)}
 bld=$out/build
 log() { echo "mpich-suite: $*"; }
 
-# CI subset: tests left out of the default run, "dir/name reason".  Only
-# long-running tests on a 2-core oversubscribed machine are dropped here;
-# SUITE_FULL=1 runs them.  (Measured on the stock build, see README.)
+# CI subset: tests left out of the default run, "dir/name reason" (every np);
+# SUITE_FULL=1 runs them.
 skip_list=${SUITE_SKIP_LIST:-$here/ci-skip.txt}
 
 # --- configure (once per prefix) -----------------------------------------
@@ -65,7 +71,7 @@ if [ -d "$bld/dtpools" ]; then
 fi
 for d in $dirs; do
     # build everything the directory lists; a program that does not build
-    # is reported by runtests as a failure of that test
+    # fails each of its runs (its failed targets are read from make.log below)
     (cd "$bld/$d" && make -k -j"$jobs" > make.log 2>&1) ||
         log "$d: some programs did not build (see $bld/$d/make.log)"
 done
@@ -73,33 +79,32 @@ log "build: $(( $(date +%s) - t0 ))s"
 
 # --- filtered testlists ----------------------------------------------------
 # testlist.avrm in each build directory: the directory's testlist(s) minus the
-# CI subset (unless SUITE_FULL=1); subdirectory entries are dropped (we name
-# directories explicitly).
+# CI subset (unless SUITE_FULL=1), xfail.txt's timeLimit on its entries.
+# Every line left out is recorded as skipped (testlist.awk).
+summary=$out/summary.txt
+: > "$summary"
+skipf=$skip_list
+[ "${SUITE_FULL:-0}" = 1 ] && skipf=""
 for d in $dirs; do
-    {
-        lists="testlist testlist.dtp testlist.cvar"
+    : > "$bld/$d/testlist.avrm"
+    for f in testlist testlist.dtp testlist.cvar; do
+        if [ -f "$bld/$d/$f" ]; then tl=$bld/$d/$f
+        elif [ -f "$src/$d/$f" ]; then tl=$src/$d/$f
+        else continue; fi
+        omit=""
         # CI subset: rma's datatype-pool variants (testlist.dtp, 184 runs of
         # the same RMA operations over more datatypes, ~15 min on 2 cores)
-        case " ${SUITE_SKIP_DTP-rma} " in
-            *" $d "*) [ "${SUITE_FULL:-0}" = 1 ] || lists="testlist testlist.cvar" ;;
-        esac
-        for f in $lists; do
-            if [ -f "$bld/$d/$f" ]; then cat "$bld/$d/$f"
-            elif [ -f "$src/$d/$f" ]; then cat "$src/$d/$f"; fi
-        done
-    } | awk -v dir="$d" -v skipf="$skip_list" -v full="${SUITE_FULL:-0}" '
-        BEGIN { if (full != "1") while ((getline l < skipf) > 0) {
-                    split(l, a, /[ \t]+/); if (a[1] != "" && a[1] !~ /^#/) skip[a[1]] = 1 } }
-        { line = $0; sub(/#.*/, "", line) }
-        line ~ /^[ \t]*$/ { next }
-        { split(line, f, /[ \t]+/); name = (f[1] == "" ? f[2] : f[1]) }
-        (dir "/" name) in skip { next }
-        { print line }' > "$bld/$d/testlist.avrm"
+        if [ "$f" = testlist.dtp ] && [ "${SUITE_FULL:-0}" != 1 ]; then
+            case " ${SUITE_SKIP_DTP-rma} " in
+                *" $d "*) omit="testlist.dtp left out of CI (SUITE_FULL=1 runs it)" ;;
+            esac
+        fi
+        awk -f "$here/testlist.awk" -v dir="$d" -v rec="$summary" -v maxnp="$maxnp" \
+            -v skipf="$skipf" -v omit="$omit" -v xf="$xfail_list" "$tl" >> "$bld/$d/testlist.avrm"
+    done
 done
 
 # --- run ---------------------------------------------------------------------
-summary=$out/summary.txt
-: > "$summary"
 for d in $dirs; do
     t0=$(date +%s)
     rm -f "$out/$d.tap"
@@ -108,29 +113,23 @@ for d in $dirs; do
         > "$out/$d.log" 2>&1 < /dev/null)
     secs=$(( $(date +%s) - t0 ))
     n=$(grep -c '^\(not \)\{0,1\}ok ' "$out/$d.tap" 2>/dev/null)
-    log "$d: ${secs}s, $n test runs"
-    echo "time $d $secs" >> "$summary"
-    # one line per run: STATUS dir/name np
-    sed -n 's|^ok [0-9]* - \./\([^ ]*\) \([0-9]*\).*# SKIP.*|skip \1 \2|p
-            t
-            s|^ok [0-9]* - \./\([^ ]*\) \([0-9]*\).*|ok \1 \2|p
-            s|^not ok [0-9]* - \./\([^ ]*\) \([0-9]*\).*|fail \1 \2|p' "$out/$d.tap" >> "$summary"
+    log "$d: ${secs}s, ${n:-0} test runs"
+    {
+        echo "dir $d"
+        echo "time $d $secs"
+        # programs that did not build: make -k's failed targets, runtests' message
+        # (an object prog-src.o or prog.o names the program prog)
+        sed -n 's|^make[^:]*: \*\*\* \[[^]]*: \([^]/]*\)\] Error.*|nobuild '"$d"'/\1|p' "$bld/$d/make.log" |
+            sed -e 's/-[^-/]*\.o$//' -e 's/\.o$//'
+        sed -n 's|^Failed to build \([^;]*\);.*|nobuild '"$d"'/\1|p' "$out/$d.log"
+        sed -n 's|^\(Terminating test because .*\)|stopped '"$d"' \1|p' "$out/$d.log"
+        # one line per run: STATUS dir/name np
+        sed -n 's|^ok [0-9]* - \./\([^ ]*\) \([0-9]*\) *# SKIP *\(.*\)|tapskip \1 \2 \3|p
+                t
+                s|^ok [0-9]* - \./\([^ ]*\) \([0-9]*\).*|ok \1 \2|p
+                s|^not ok [0-9]* - \./\([^ ]*\) \([0-9]*\).*|fail \1 \2|p' "$out/$d.tap" 2>/dev/null
+    } >> "$summary"
 done
 
-# --- compare with the expected failures ---------------------------------------
-awk -v xf="$xfail_list" '
-    BEGIN { while ((getline l < xf) > 0) {
-                if (l ~ /^[ \t]*(#|$)/) continue
-                split(l, a, /[ \t]+/); why = l; sub(/^[^ \t]+[ \t]+/, "", why); x[a[1]] = why } }
-    $1 == "time" { next }
-    $1 == "skip" { skipped++; next }
-    $1 == "ok" && ($2 in x) { print "XPASS " $2 " np=" $3 " (listed: " x[$2] ")"; pass++; next }
-    $1 == "ok" { pass++; next }
-    $1 == "fail" && ($2 in x) { xfl[++nx] = "XFAIL " $2 " np=" $3 ": " x[$2]; next }
-    $1 == "fail" { print "FAIL " $2 " np=" $3; fail++ }
-    END {
-        for (i = 1; i <= nx; i++) print xfl[i]
-        printf "expected failures: %d, skipped: %d\n", nx, skipped
-        printf "%d passed, %d failed\n", pass, fail
-        exit fail > 0
-    }' "$summary"
+# --- account: expected failures, skips, build failures, run counts --------------
+awk -v xf="$xfail_list" -f "$here/account.awk" "$summary"
