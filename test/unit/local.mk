@@ -52,6 +52,6 @@ fuzz_build$(EXEEXT): $(top_srcdir)/test/unit/fuzz_build.c $(AVRM_CORE_C:%=$(top_
 	  $(top_srcdir)/test/unit/fuzz_build.c $(AVRM_CORE_C:%=$(top_srcdir)/%) -o $@
 else
 unit-fuzz:
-	@echo "unit-fuzz: skipped (configure found no clang)"
+	@echo "unit-fuzz: configure found no clang (maint/install-deps.sh installs it)"; exit 1
 endif
 EXTRA_DIST += test/unit/fuzz_build.c test/unit/run.sh test/unit/fuzz.sh

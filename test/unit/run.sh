@@ -1,8 +1,12 @@
 #!/bin/sh
 # run.sh BUILDDIR - build and run every core unit test: the plain tests, the
-# same tests under ASan/UBSan/LSan (when the compiler supports it) and a
-# short libFuzzer run (when configure found clang; AVRM_FUZZ_SECONDS, default
-# 20). Prints one final line "N passed, N failed"; exits nonzero on failure.
+# same tests under ASan/UBSan/LSan and a short libFuzzer run (clang;
+# AVRM_FUZZ_SECONDS, default 20). A sanitizer or fuzz build that fails is a
+# failure (maint/install-deps.sh installs clang and its runtimes).
+# Seeds are fixed and printed: AVRM_SEED (test_random's seeded part, default
+# 12345; "random" picks one from the clock) and AVRM_FUZZ_SEED (libFuzzer's
+# -seed, default 1). Prints one final line "N passed, N failed"; exits
+# nonzero on failure.
 B=${1:?usage: run.sh BUILDDIR}
 cd "$B" || exit 2
 pass=0 fail=0
@@ -21,30 +25,35 @@ run_prog() {
     pass=$((pass + p)); fail=$((fail + f))
 }
 
-if ! make unit-tests >"$log" 2>&1; then
-    tail -20 "$log"; echo "unit tests do not build"; echo "0 passed, 1 failed"; exit 1
-fi
+# build_step NAME TARGET: make TARGET; a failure counts as one failure
+build_step() {
+    make "$2" >"$log" 2>&1 && return 0
+    tail -20 "$log"; echo "  FAIL $1: build failed (make $2)"; fail=$((fail + 1)); return 1
+}
+
+build_step unit-tests unit-tests || { echo "0 passed, 1 failed"; exit 1; }
+
+AVRM_SEED=${AVRM_SEED:-12345}
+[ "$AVRM_SEED" = random ] && AVRM_SEED=$(date +%s)
+export AVRM_SEED
+echo "  seeds: AVRM_SEED=$AVRM_SEED AVRM_FUZZ_SEED=${AVRM_FUZZ_SEED:-1}"
+
 for t in test_map test_random test_errors; do run_prog "$t" "./$t"; done
 
-if make unit-san >"$log" 2>&1; then
+if build_step sanitizers unit-san; then
     for t in test_map test_random test_errors; do
         ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 run_prog "${t}_san" "./${t}_san"
     done
-else
-    echo "sanitizer build: skipped (compiler does not support -fsanitize=address,undefined)"
 fi
 
-make unit-fuzz >"$log" 2>&1
-if [ -x ./fuzz_build ]; then
+if build_step fuzz_build unit-fuzz; then
     mkdir -p fuzz-corpus
     secs=${AVRM_FUZZ_SECONDS:-20}
-    if ./fuzz_build -max_total_time="$secs" -timeout=10 fuzz-corpus >"$log" 2>&1; then
+    if ./fuzz_build -seed="${AVRM_FUZZ_SEED:-1}" -max_total_time="$secs" -timeout=10 fuzz-corpus >"$log" 2>&1; then
         pass=$((pass + 1)); echo "  PASS fuzz_build: $(grep -o 'Done [0-9]* runs' "$log")"
     else
         fail=$((fail + 1)); echo "  FAIL fuzz_build:"; tail -30 "$log"
     fi
-else
-    echo "fuzz: skipped (no clang)"
 fi
 rm -f "$log"
 echo "$pass passed, $fail failed"
