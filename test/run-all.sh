@@ -7,15 +7,16 @@
 #   mpich   MPICH's own test suite from the same tarball (subset, xfail list)
 #   dropin  Debian's MPICH-linked binaries on our libmpi
 #   cluster MPI jobs across emulated hosts (namespaces): mpiexec, srun, a fault
-# AVRM_TEST_PHASES="unit mpi" selects phases. A phase that crashes without its
-# closing line counts as one failure.
+# AVRM_TEST_PHASES="unit mpi" selects phases. A phase without its closing line,
+# or that exits nonzero with 0 failed, counts one more failure. A phase's
+# "skipped: N" line is summed into the summary.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 bdir=$1 prefix=$2
 out=$bdir/test-out; mkdir -p "$out"
 src=$bdir/mpich-build/mpich-patched-src
 phases=${AVRM_TEST_PHASES:-unit mpi mpich dropin cluster}
-tp=0 tf=0 summary=""
+tp=0 tf=0 ts=0 summary=""
 for ph in $phases; do
     t0=$(date +%s)
     case $ph in
@@ -27,19 +28,24 @@ for ph in $phases; do
         *) echo "run-all: unknown phase $ph" >&2; tf=$((tf + 1)); continue ;;
     esac
     echo "=== phase $ph: $cmd"
-    $cmd 2>&1 | tee "$out/$ph.log"
+    { $cmd 2>&1; echo $? > "$out/$ph.rc"; } | tee "$out/$ph.log"
+    rc=$(cat "$out/$ph.rc")
     line=$(grep -E '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed' "$out/$ph.log" | tail -1)
+    s=$(sed -n 's/^skipped: \([0-9]*\).*/\1/p' "$out/$ph.log" | tail -1)
     dt=$(( $(date +%s) - t0 ))
+    note=""
     if [ -z "$line" ]; then
-        p=0 f=1; line="no closing line (crashed?)"
+        p=0 f=1 note=" (no closing line, exit $rc)"
     else
         p=$(echo "$line" | sed -E 's/^([A-Za-z]+: )?([0-9]+) passed.*/\2/')
         f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+        [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1 note=" (exit $rc with 0 failed)"
     fi
-    tp=$((tp + p)) tf=$((tf + f))
+    tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + ${s:-0}))
     summary="$summary
-  $ph: $p passed, $f failed, ${dt}s"
+  $ph: $p passed, $f failed, ${s:-0} skipped, ${dt}s$note"
 done
 echo "=== summary (per phase, with time):$summary"
+echo "skipped: $ts (listed in each phase's output)"
 echo "$tp passed, $tf failed"
 [ "$tf" -eq 0 ]
