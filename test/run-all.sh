@@ -5,6 +5,8 @@
 #   unit    core library unit tests (+ sanitizers, + short fuzz with clang)
 #   mpi     our MPI tests (test/mpi), several sizes, shm/netmod/emulated nodes
 #   mpich   MPICH's own test suite from the same tarball (subset, xfail list)
+#   mpich-variants  its comm group topo spawn again with MPIR_CVAR_AVRM_PATTERNS=0
+#           and with MPIR_CVAR_AVRM_COMPUTED_AV=1 (reusing the mpich phase's build)
 #   dropin  Debian's MPICH-linked binaries on our libmpi
 #   cluster MPI jobs across emulated hosts (namespaces): mpiexec, srun, a fault
 # AVRM_TEST_PHASES="unit mpi" selects phases. A phase without its closing line,
@@ -15,7 +17,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 bdir=$1 prefix=$2
 out=$bdir/test-out; mkdir -p "$out"
 src=$bdir/mpich-build/mpich-patched-src
-phases=${AVRM_TEST_PHASES:-unit mpi mpich dropin cluster}
+phases=${AVRM_TEST_PHASES:-unit mpi mpich mpich-variants dropin cluster}
 tp=0 tf=0 ts=0 summary=""
 for ph in $phases; do
     t0=$(date +%s)
@@ -23,6 +25,7 @@ for ph in $phases; do
         unit)   cmd="$top/test/unit/run.sh $bdir" ;;
         mpi)    cmd="$top/test/mpi/runtests.sh $prefix $out/mpi" ;;
         mpich)  cmd="$top/test/mpich-suite/run.sh $prefix $src $out/mpich-suite" ;;
+        mpich-variants) cmd="env AVRM_SUITE_BUILD=$out/mpich-suite/build $top/test/mpich-suite/variants.sh $prefix $src $out/mpich-variants" ;;
         dropin) cmd="$top/test/dropin/run.sh $prefix" ;;
         cluster) cmd="env AVCLUSTER_SUITE_BUILD=$out/mpich-suite/build $top/test/cluster/run.sh $prefix $src $out/cluster" ;;
         *) echo "run-all: unknown phase $ph" >&2; tf=$((tf + 1)); continue ;;
