@@ -40,6 +40,10 @@ AVRM_INLINE avrm_lpid_t avrm__lpid_lut(const avrm_rankmap_t *m, uint32_t r)
 {
     return ((const avrm_lpid_t *) m->u.lut.v)[r];
 }
+AVRM_INLINE avrm_lpid_t avrm__lpid_lut16(const avrm_rankmap_t *m, uint32_t r)
+{
+    return ((const uint16_t *) m->u.lut.v)[r];
+}
 
 /* The mode switch: rank -> lpid, with the rank's group and that AV's entry
  * array (NULL: computed AV, address == lpid). */
@@ -73,7 +77,7 @@ AVRM_INLINE avrm_lpid_t avrm_map_locate(const avrm_ctx_t *ctx, const avrm_rankma
     case AVRM_MODE_LUT:
         return avrm__lpid_lut(m, r);
     case AVRM_MODE_LUT16:
-        return ((const uint16_t *) m->u.lut.v)[r];
+        return avrm__lpid_lut16(m, r);
     case AVRM_MODE_MLUT: {
         avrm_gpid_t g = ((const avrm_gpid_t *) m->u.lut.v)[r];
         *pgid = g.pgid;
@@ -112,38 +116,54 @@ AVRM_INLINE avrm_lpid_t avrm_map_lpid(const avrm_ctx_t *ctx, const avrm_rankmap_
     return avrm_map_locate(ctx, m, r, pgid, &e);
 }
 
+/* The hot-path classes (avrm_path_t): the entry word of rank r, without the
+ * switch, when m's class is not GENERIC; returns 0 otherwise. */
+AVRM_INLINE int avrm__map_hot(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint32_t r,
+                              avrm_ave_t *ent)
+{
+    int p = m->path;
+    if (__builtin_expect(p == AVRM_PATH_OFFSET, 1))
+        *ent = m->ents[avrm__lpid_offset(m, r)];
+    else if (p < 0)                                          /* AVRM_PATH_LUT */
+        *ent = m->ents[avrm__lpid_lut(m, r)];
+    else if (p == AVRM_PATH_STRIDE)
+        *ent = m->ents[avrm__lpid_stride(m, r)];
+    else if (p == AVRM_PATH_LUT16)
+        *ent = m->ents[avrm__lpid_lut16(m, r)];
+    else if (p == AVRM_PATH_SEG2) {
+        const avrm_seg_t *s = m->u.mseg.segs + (r >= m->u.mseg.segs[1].first);
+        *ent = ctx->avs[s->pgid]->entries[s->lpid_base + (r - s->first)];
+    } else
+        return 0;
+    return 1;
+}
+
+/* avrm_map_ave's GENERIC class, out of line (avrm_map.c): the switch and the
+ * computed-AV test. */
+avrm_ave_t avrm_map_ave_generic(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint32_t r);
+
 /* rank -> the peer's address word as stored in an AV entry: address << 1 |
  * AVRM_AVE_LOCAL. One decode gives both the network address and the
  * locality bit (CH4 needs both on every send/put). For a computed AV the word
- * is made up: lpid << 1 | (lpid in my node's locality description). */
+ * is made up: lpid << 1 | (lpid in my node's locality description).
+ * The hot-path classes are inline, the rest one call away: MPICH inlines
+ * this at every send/put/AM site, and the whole switch inlined there made
+ * the enclosing functions too big for the compiler to inline in turn. */
 AVRM_INLINE avrm_ave_t avrm_map_ave(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint32_t r)
 {
-    /* hot-path classes first: no jump table, no computed-AV test */
-    int p = m->path;
-    if (__builtin_expect(p == AVRM_PATH_OFFSET, 1))
-        return m->ents[avrm__lpid_offset(m, r)];
-    if (p < 0)                                               /* AVRM_PATH_LUT */
-        return m->ents[avrm__lpid_lut(m, r)];
-    if (p == AVRM_PATH_STRIDE)
-        return m->ents[avrm__lpid_stride(m, r)];
-    avrm_pgid_t g;
-    const avrm_ave_t *e;
-    avrm_lpid_t l = avrm_map_locate(ctx, m, r, &g, &e);
-    return e ? e[l] : avrm_ave_make(l, avrm_locality_has(&ctx->avs[g]->local, l));
+    avrm_ave_t ent;
+    if (avrm__map_hot(ctx, m, r, &ent)) return ent;
+    return avrm_map_ave_generic(ctx, m, r);
 }
 
-/* rank -> network address word (libfabric fi_addr_t) only. Kept apart from
- * avrm_map_ave: on the generic path it skips the locality of a computed AV
- * (routing it through avrm_map_ave cost 2-9 more instructions per lookup). */
+/* rank -> network address word (libfabric fi_addr_t) only, all inline. Kept
+ * apart from avrm_map_ave: on the generic path it skips the locality of a
+ * computed AV (routing it through avrm_map_ave cost 2-9 more instructions
+ * per lookup). */
 AVRM_INLINE uint64_t avrm_map_addr(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint32_t r)
 {
-    int p = m->path;
-    if (__builtin_expect(p == AVRM_PATH_OFFSET, 1))
-        return avrm_ave_addr(m->ents[avrm__lpid_offset(m, r)]);
-    if (p < 0)                                               /* AVRM_PATH_LUT */
-        return avrm_ave_addr(m->ents[avrm__lpid_lut(m, r)]);
-    if (p == AVRM_PATH_STRIDE)
-        return avrm_ave_addr(m->ents[avrm__lpid_stride(m, r)]);
+    avrm_ave_t ent;
+    if (avrm__map_hot(ctx, m, r, &ent)) return avrm_ave_addr(ent);
     avrm_pgid_t g;
     const avrm_ave_t *e;
     avrm_lpid_t l = avrm_map_locate(ctx, m, r, &g, &e);

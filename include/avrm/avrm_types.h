@@ -116,20 +116,26 @@ typedef enum avrm_mode {
 
 /*
  * Hot-path class of a map (first byte of avrm_rankmap_t): the most common
- * translations over a stored AV are tested before the mode switch, so they
- * cost no jump table and no computed-AV test:
- *   OFFSET  DIRECT/OFFSET over a stored AV: addr = ents[offset + r] >> 1
- *   LUT     LUT over a stored AV:           addr = ents[lut[r]] >> 1
- *   STRIDE  STRIDE over a stored AV:        addr = ents[offset + r*stride] >> 1
+ * translations over stored AVs are tested before the mode switch, so they
+ * cost no jump table, no call and no computed-AV test:
+ *   OFFSET  DIRECT/OFFSET:  ent = ents[offset + r]
+ *   LUT     LUT:            ent = ents[lut32[r]]
+ *   STRIDE  STRIDE:         ent = ents[offset + r*stride]
+ *   LUT16   LUT16:          ent = ents[lut16[r]]
+ *   SEG2    MSEG of two offset runs (a merge of two groups, e.g. spawn +
+ *           merge), both AVs stored: s = segs[r >= segs[1].first],
+ *           ent = avs[s.pgid]->entries[s.lpid_base + r - s.first]
  *   GENERIC everything else: avrm_map_locate()'s switch, then the AV test.
- * The values are chosen so that one `test` of the signed byte decides
- * OFFSET (zero) and LUT (negative) at once.
+ * OFFSET is zero and LUT negative, so one `test` of the signed byte decides
+ * both at once.
  */
 typedef enum avrm_path {
     AVRM_PATH_LUT = -1,
     AVRM_PATH_OFFSET = 0,
     AVRM_PATH_STRIDE = 1,
-    AVRM_PATH_GENERIC = 2
+    AVRM_PATH_LUT16 = 2,
+    AVRM_PATH_SEG2 = 3,
+    AVRM_PATH_GENERIC = 4
 } avrm_path_t;
 
 /* MSEG is chosen only up to this many segments (binary search <= 6 steps);

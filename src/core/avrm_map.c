@@ -12,19 +12,28 @@ avrm_status_t avrm_map_init_group(avrm_ctx_t *ctx, avrm_pgid_t pgid, avrm_rankma
     m.pgid = pgid;
     m.size = av->size;
     m.ents = av->entries;
-    avrm__map_seal(&m);
+    avrm__map_seal(ctx, &m);
     avrm__map_count(ctx, &m, +1);
     *out = m;
     return AVRM_OK;
 }
 
+avrm_ave_t avrm_map_ave_generic(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint32_t r)
+{
+    avrm_pgid_t g;
+    const avrm_ave_t *e;
+    avrm_lpid_t l = avrm_map_locate(ctx, m, r, &g, &e);
+    return e ? e[l] : avrm_ave_make(l, avrm_locality_has(&ctx->avs[g]->local, l));
+}
+
 void avrm_map_reseal(const avrm_ctx_t *ctx, avrm_rankmap_t *m)
 {
-    if (!ctx || !m || !m->size || avrm_map_is_multi(m) || m->pgid >= ctx->navs
-        || !ctx->avs[m->pgid])
-        return;
-    m->ents = ctx->avs[m->pgid]->entries;
-    avrm__map_seal(m);
+    if (!ctx || !m || !m->size) return;
+    if (!avrm_map_is_multi(m)) {
+        if (m->pgid >= ctx->navs || !ctx->avs[m->pgid]) return;
+        m->ents = ctx->avs[m->pgid]->entries;
+    }
+    avrm__map_seal(ctx, m);
 }
 
 size_t avrm_map_table_bytes(const avrm_rankmap_t *m, int *shared)

@@ -194,11 +194,12 @@ static void test_multi(void)
     m.ref = ref;
     CHECK(avrm_map_build_multi(ctx, pars, 2, src, 160, &m.m) == AVRM_OK);
     CHECK(m.m.mode == AVRM_MODE_MSEG && m.m.u.mseg.lut == NULL && m.m.u.mseg.nsegs == 2);
-    CHECK(tu_check(ctx, &m));
+    CHECK(m.m.path == AVRM_PATH_SEG2 && tu_check(ctx, &m));
     /* child of the merged map: second half of world then all of group 1 */
     int32_t map[160];
     for (int i = 0; i < 110; i++) map[i] = 50 + i;
     CHECK(tu_build(ctx, &m, map, 110, &s) && s.m.mode == AVRM_MODE_MSEG && tu_check(ctx, &s));
+    CHECK(s.m.path == AVRM_PATH_SEG2);
     tu_release(ctx, &s);
     for (int i = 0; i < 50; i++) map[i] = 100 + i;             /* only group 1 */
     CHECK(tu_build(ctx, &m, map, 50, &s) && s.m.mode == AVRM_MODE_DIRECT && s.m.pgid == 1 &&
@@ -220,6 +221,7 @@ static void test_multi(void)
           s.m.u.lut.tbl == m.m.u.lut.tbl && tu_check(ctx, &s));
     for (int i = 0; i < 30; i++) map[i] = 130 + i;             /* slice inside one group */
     CHECK(tu_build(ctx, &m, map, 30, &t) && t.m.mode == AVRM_MODE_LUT16 && tu_check(ctx, &t));
+    CHECK(t.m.path == AVRM_PATH_LUT16);
     tu_release(ctx, &s);
     tu_release(ctx, &t);
     avrm_map_release(ctx, &m.m);
@@ -334,6 +336,7 @@ static void test_mlut_wide(void)
     }
     CHECK(avrm_map_build_multi(ctx, pars, NG, src, N, &m.m) == AVRM_OK);
     CHECK(m.m.mode == AVRM_MODE_MSEG && m.m.u.mseg.lut != NULL && tu_check(ctx, &m));
+    CHECK(m.m.path == AVRM_PATH_GENERIC);
     avrm_map_release(ctx, &m.m);
     /* groups 0 and 1 only, in a context with 300 groups: still MLUT32 */
     for (uint32_t i = 0; i < N; i++) {

@@ -75,6 +75,7 @@ static inline size_t tu_mismatches(const avrm_ctx_t *ctx, const avrm_rankmap_t *
         if (l != ref[r].lpid || g != ref[r].pgid) { bad++; continue; }
         if (avrm_map_addr(ctx, m, r) != tu_addr(g, l)) bad++;
         else if (avrm_map_is_local(ctx, m, r) != tu_local(g, l)) bad++;
+        else if (avrm_map_ave(ctx, m, r) != avrm_map_ave_generic(ctx, m, r)) bad++;
     }
     return bad;
 }
