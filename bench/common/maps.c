@@ -4,11 +4,11 @@
 #include <string.h>
 
 const char *const bk_kind_name[BK_NKINDS] = {
-    "direct", "offset", "stride", "block", "except", "grid", "lut", "lut16", "mlut32", "mlut", "mseg"
+    "direct", "offset", "stride", "block", "except", "grid", "ilut", "lut", "lut16", "mlut32", "mlut", "mseg"
 };
 const avrm_mode_t bk_kind_mode[BK_NKINDS] = {
     AVRM_MODE_DIRECT, AVRM_MODE_OFFSET, AVRM_MODE_STRIDE, AVRM_MODE_BLOCK, AVRM_MODE_EXCEPT,
-    AVRM_MODE_GRID, AVRM_MODE_LUT, AVRM_MODE_LUT16, AVRM_MODE_MLUT32, AVRM_MODE_MLUT, AVRM_MODE_MSEG
+    AVRM_MODE_GRID, AVRM_MODE_ILUT, AVRM_MODE_LUT, AVRM_MODE_LUT16, AVRM_MODE_MLUT32, AVRM_MODE_MLUT, AVRM_MODE_MSEG
 };
 
 static uint64_t rnd(uint64_t *st)
@@ -138,6 +138,11 @@ uint32_t bk_input(const bk_world_t *w, int kind, int32_t **mapping, avrm_src_t *
                     m[k++] = (int32_t) ((a + 1) * d[1] * d[2] + (b + 1) * d[2] + c);
         break;
     }
+    case BK_ILUT:        /* AVRM_ILUT_MAX random ranks of the world */
+        m = malloc((size_t) N * 4);
+        bk_shuffle32(m, N, 6);
+        n = N < AVRM_ILUT_MAX ? N : AVRM_ILUT_MAX;
+        break;
     case BK_LUT:
         n = N; m = malloc((size_t) n * 4);
         bk_shuffle32(m, n, 7);

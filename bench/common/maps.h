@@ -12,7 +12,7 @@
 
 enum bk_kind {
     BK_DIRECT, BK_OFFSET, BK_STRIDE, BK_BLOCK, BK_EXCEPT, BK_GRID,
-    BK_LUT, BK_LUT16, BK_MLUT32, BK_MLUT, BK_MSEG, BK_NKINDS
+    BK_ILUT, BK_LUT, BK_LUT16, BK_MLUT32, BK_MLUT, BK_MSEG, BK_NKINDS
 };
 extern const char *const bk_kind_name[BK_NKINDS];
 extern const avrm_mode_t bk_kind_mode[BK_NKINDS];   /* the mode we aim at */

@@ -51,6 +51,7 @@ DEFINE_LOOP(stride)
 DEFINE_LOOP(block)
 DEFINE_LOOP(except)
 DEFINE_LOOP(grid)
+DEFINE_LOOP(ilut)
 DEFINE_LOOP(lut)
 DEFINE_LOOP(lut16)
 DEFINE_LOOP(mlut32)
@@ -62,7 +63,7 @@ DEFINE_LOOP(stride_computed)
 typedef uint64_t (*loop_fn)(const void *, const void *, const uint32_t *, size_t);
 static const loop_fn loops[BK_NKINDS] = {
     loop_direct, loop_offset, loop_stride, loop_block, loop_except,
-    loop_grid, loop_lut, loop_lut16, loop_mlut32, loop_mlut, loop_mseg
+    loop_grid, loop_ilut, loop_lut, loop_lut16, loop_mlut32, loop_mlut, loop_mseg
 };
 
 __attribute__((noinline)) uint64_t loop_empty(const void *ctx, const void *m,

@@ -161,18 +161,19 @@ static sim_backend_t *make(const avrm_params_t *p, int computed, int wide, const
 
 sim_backend_t *avrm_backend_ablate(unsigned off)
 {
-    static const char *const fname[] = { "except", "grid", "lut16", "mseg", "mlut32", "share" };
+    static const char *const fname[] = { "except", "grid", "lut16", "mseg", "mlut32", "share", "ilut" };
     avrm_params_t p = avrm_params_default();
     if (off & FEAT_EXCEPT) p.enable_except = 0;
     if (off & FEAT_GRID) p.enable_grid = 0;
     if (off & FEAT_LUT16) p.enable_lut16 = 0;
     if (off & FEAT_MSEG) p.enable_mseg = 0;
     if (off & FEAT_SHARE) p.share_by_content = 0;
+    if (off & FEAT_ILUT) p.enable_ilut = 0;
     p.computed_av = 0;
     char nm[64] = "ours-paper-modes";
     if ((off & FEAT_ALL) != FEAT_ALL) {
         size_t o = (size_t) snprintf(nm, sizeof nm, "ours");
-        for (int k = 0; k < 6; k++)
+        for (int k = 0; k < 7; k++)
             if (off & (1u << k)) o += (size_t) snprintf(nm + o, sizeof nm - o, "-no%s", fname[k]);
     }
     return make(&p, 0, (off & FEAT_MLUT32) != 0, nm);

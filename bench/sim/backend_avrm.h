@@ -11,7 +11,7 @@
  * chosen) and leaves that AV's bytes out of the report. */
 enum {
     FEAT_EXCEPT = 1, FEAT_GRID = 2, FEAT_LUT16 = 4, FEAT_MSEG = 8, FEAT_MLUT32 = 16,
-    FEAT_SHARE = 32, FEAT_ALL = 63
+    FEAT_SHARE = 32, FEAT_ILUT = 64, FEAT_ALL = 127
 };
 
 enum { OURS_STORED, OURS_COMPUTED, OURS_PAPER, OURS_NOSHARE };

@@ -181,7 +181,7 @@ STYLE = {   # line style per back end: coinciding lines stay visible (dashes, po
 LOOKUP_X = [("direct", "ours", "direct", "direct"), ("offset", "ours", "offset", "offset"),
             ("stride", "ours", "stride", "stride"), ("block", "ours", "block", "block"),
             ("except", "ours", "except", None), ("grid", "ours", "grid", None),
-            ("lut", "ours", "lut", "lut"), ("lut16", "ours", "lut16", None),
+            ("ilut", "ours", "ilut", None), ("lut", "ours", "lut", "lut"), ("lut16", "ours", "lut16", None),
             ("mlut32", "ours", "mlut32", "mlut"), ("mlut (257 groups)", "ours-257groups", "mlut", "mlut"),
             ("mseg", "ours", "mseg", None),
             ("direct, computed AV", "ours-computed", "direct", "direct"),

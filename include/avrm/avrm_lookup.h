@@ -40,6 +40,16 @@ AVRM_INLINE avrm_lpid_t avrm__lpid_lut(const avrm_rankmap_t *m, uint32_t r)
 {
     return ((const avrm_lpid_t *) m->u.lut.v)[r];
 }
+/* r < size <= AVRM_ILUT_MAX. GCC's -Warray-bounds may see this inlined with
+ * a constant rank beyond 8 on a map whose class it cannot know (not ILUT):
+ * the warning is off for these lines only. */
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Warray-bounds"
+AVRM_INLINE avrm_lpid_t avrm__lpid_ilut(const avrm_rankmap_t *m, uint32_t r)
+{
+    return m->u.ilut[r];
+}
+#pragma GCC diagnostic pop
 AVRM_INLINE avrm_lpid_t avrm__lpid_lut16(const avrm_rankmap_t *m, uint32_t r)
 {
     return ((const uint16_t *) m->u.lut.v)[r];
@@ -73,6 +83,14 @@ AVRM_INLINE avrm_lpid_t avrm_map_locate(const avrm_ctx_t *ctx, const avrm_rankma
             r /= m->u.grid.ext[d];
         }
         return l + r * m->u.grid.wstride[0];
+    }
+    case AVRM_MODE_ILUT:
+        return avrm__lpid_ilut(m, r);
+    case AVRM_MODE_JOIN: {      /* entries from the AVs: the cached ones may predate a reseal */
+        int second = r >= m->u.join.first1;
+        *pgid = second ? m->u.join.pgid1 : m->pgid;
+        *ents = ctx->avs[*pgid]->entries;
+        return (uint32_t) (second ? m->u.join.delta1 : m->u.join.delta0) + r;
     }
     case AVRM_MODE_LUT:
         return avrm__lpid_lut(m, r);
@@ -118,8 +136,7 @@ AVRM_INLINE avrm_lpid_t avrm_map_lpid(const avrm_ctx_t *ctx, const avrm_rankmap_
 
 /* The hot-path classes (avrm_path_t): the entry word of rank r, without the
  * switch, when m's class is not GENERIC; returns 0 otherwise. */
-AVRM_INLINE int avrm__map_hot(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint32_t r,
-                              avrm_ave_t *ent)
+AVRM_INLINE int avrm__map_hot(const avrm_rankmap_t *m, uint32_t r, avrm_ave_t *ent)
 {
     int p = m->path;
     if (__builtin_expect(p == AVRM_PATH_OFFSET, 1))
@@ -128,12 +145,14 @@ AVRM_INLINE int avrm__map_hot(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, ui
         *ent = m->ents[avrm__lpid_lut(m, r)];
     else if (p == AVRM_PATH_STRIDE)
         *ent = m->ents[avrm__lpid_stride(m, r)];
+    else if (p == AVRM_PATH_JOIN)
+        *ent = r < m->u.join.first1 ? m->ents[(uint32_t) m->u.join.delta0 + r]
+                                    : m->u.join.ents1[(uint32_t) m->u.join.delta1 + r];
+    else if (p == AVRM_PATH_ILUT)
+        *ent = m->ents[avrm__lpid_ilut(m, r)];
     else if (p == AVRM_PATH_LUT16)
         *ent = m->ents[avrm__lpid_lut16(m, r)];
-    else if (p == AVRM_PATH_SEG2) {
-        const avrm_seg_t *s = m->u.mseg.segs + (r >= m->u.mseg.segs[1].first);
-        *ent = ctx->avs[s->pgid]->entries[s->lpid_base + (r - s->first)];
-    } else
+    else
         return 0;
     return 1;
 }
@@ -152,7 +171,7 @@ avrm_ave_t avrm_map_ave_generic(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, 
 AVRM_INLINE avrm_ave_t avrm_map_ave(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint32_t r)
 {
     avrm_ave_t ent;
-    if (avrm__map_hot(ctx, m, r, &ent)) return ent;
+    if (avrm__map_hot(m, r, &ent)) return ent;
     return avrm_map_ave_generic(ctx, m, r);
 }
 
@@ -163,7 +182,7 @@ AVRM_INLINE avrm_ave_t avrm_map_ave(const avrm_ctx_t *ctx, const avrm_rankmap_t 
 AVRM_INLINE uint64_t avrm_map_addr(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint32_t r)
 {
     avrm_ave_t ent;
-    if (avrm__map_hot(ctx, m, r, &ent)) return avrm_ave_addr(ent);
+    if (avrm__map_hot(m, r, &ent)) return avrm_ave_addr(ent);
     avrm_pgid_t g;
     const avrm_ave_t *e;
     avrm_lpid_t l = avrm_map_locate(ctx, m, r, &g, &e);
@@ -176,11 +195,11 @@ AVRM_INLINE int avrm_map_is_local(const avrm_ctx_t *ctx, const avrm_rankmap_t *m
     return (avrm_map_ave(ctx, m, r) & AVRM_AVE_LOCAL) != 0;
 }
 
-/* Does the map span several process groups (MLUT, MLUT32, MSEG)? Then
- * m->pgid is meaningless and every rank carries its own pgid. */
+/* Does the map span several process groups (JOIN, MLUT, MLUT32, MSEG)?
+ * Then m->pgid is not every rank's group: each rank carries its own pgid. */
 static inline int avrm_map_is_multi(const avrm_rankmap_t *m)
 {
-    return m->mode == AVRM_MODE_MLUT || m->mode == AVRM_MODE_MLUT32 || m->mode == AVRM_MODE_MSEG;
+    return m->mode == AVRM_MODE_JOIN || m->mode == AVRM_MODE_MLUT || m->mode == AVRM_MODE_MLUT32 || m->mode == AVRM_MODE_MSEG;
 }
 
 /* Checked variant for untrusted ranks: AVRM_ERR_ARG when r >= size. */

@@ -46,10 +46,10 @@ avrm_status_t avrm_map_build_gpids(avrm_ctx_t *ctx, const avrm_gpid_t *gpids, ui
 /* Same map, shared table (MPI_Comm_dup). O(1), never fails. */
 void avrm_map_dup(avrm_ctx_t *ctx, const avrm_rankmap_t *in, avrm_rankmap_t *out);
 
-/* Re-cache the AV entry array of a single-group map and the hot-path class
- * of any map, after an AV changed from computed to stored
- * (avrm_av_make_stored). O(1). Multi-group maps find their AVs at lookup
- * time and are correct without it; resealing may move one onto a hot path. */
+/* Re-cache the AV entry arrays of a single-group or JOIN map and its
+ * hot-path class, after an AV changed from computed to stored
+ * (avrm_av_make_stored). O(1). The other multi-group maps find their AVs at
+ * lookup time: a no-op for them. */
 void avrm_map_reseal(const avrm_ctx_t *ctx, avrm_rankmap_t *m);
 
 /* Drop a map; frees its table when the last reference goes. Leaves *m as

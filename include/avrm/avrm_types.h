@@ -30,6 +30,10 @@ typedef uint16_t avrm_pgid_t;
 #define AVRM_MAX_WORLD   (UINT32_C(1) << 24)
 #define AVRM_MAX_PGS     65535u
 #define AVRM_MAX_GRID_DIMS 4
+/* ILUT: a lookup table of up to this many lpids kept inside the map itself
+ * (the 32 bytes of its union), so small irregular communicators allocate
+ * nothing. */
+#define AVRM_ILUT_MAX 8
 
 /* Status codes: 0 is success; every failing call leaves its outputs untouched. */
 typedef enum avrm_status {
@@ -106,6 +110,9 @@ typedef enum avrm_mode {
     AVRM_MODE_BLOCK,       /* lpid = offset + (r / bs) * stride + r % bs        */
     AVRM_MODE_EXCEPT,      /* a STRIDE map with up to 2 exception ranks          */
     AVRM_MODE_GRID,        /* sub-block of a <=4-d virtual grid of the world     */
+    AVRM_MODE_ILUT,        /* lpid = ilut[r]   (n <= AVRM_ILUT_MAX, inside the map) */
+    AVRM_MODE_JOIN,        /* two groups, one offset run each (intercomm merge,
+                            * spawn + merge): no table */
     AVRM_MODE_LUT,         /* lpid = lut32[r]  (refcounted table, maybe a slice) */
     AVRM_MODE_LUT16,       /* lpid = lut16[r]  (all lpids < 65536)               */
     AVRM_MODE_MLUT,        /* gpid = gpids[r]  (8 B/rank, several groups)        */
@@ -115,27 +122,28 @@ typedef enum avrm_mode {
 } avrm_mode_t;
 
 /*
- * Hot-path class of a map (first byte of avrm_rankmap_t): the most common
+ * Hot-path class of a map (first byte of avrm_rankmap_t): the common
  * translations over stored AVs are tested before the mode switch, so they
  * cost no jump table, no call and no computed-AV test:
  *   OFFSET  DIRECT/OFFSET:  ent = ents[offset + r]
  *   LUT     LUT:            ent = ents[lut32[r]]
- *   STRIDE  STRIDE:         ent = ents[offset + r*stride]
+ *   ILUT    ILUT:           ent = ents[m->u.ilut[r]]
  *   LUT16   LUT16:          ent = ents[lut16[r]]
- *   SEG2    MSEG of two offset runs (a merge of two groups, e.g. spawn +
- *           merge), both AVs stored: s = segs[r >= segs[1].first],
- *           ent = avs[s.pgid]->entries[s.lpid_base + r - s.first]
+ *   STRIDE  STRIDE:         ent = ents[offset + r*stride]
+ *   JOIN    JOIN, both AVs stored: r < first1 ? ents[r + delta0]
+ *                                             : ents1[r + delta1]
  *   GENERIC everything else: avrm_map_locate()'s switch, then the AV test.
- * OFFSET is zero and LUT negative, so one `test` of the signed byte decides
- * both at once.
+ * They are tested in the order of this enum. OFFSET is zero and LUT
+ * negative, so one `test` of the signed byte decides both at once.
  */
 typedef enum avrm_path {
     AVRM_PATH_LUT = -1,
     AVRM_PATH_OFFSET = 0,
     AVRM_PATH_STRIDE = 1,
-    AVRM_PATH_LUT16 = 2,
-    AVRM_PATH_SEG2 = 3,
-    AVRM_PATH_GENERIC = 4
+    AVRM_PATH_JOIN = 2,
+    AVRM_PATH_ILUT = 3,
+    AVRM_PATH_LUT16 = 4,
+    AVRM_PATH_GENERIC = 5
 } avrm_path_t;
 
 /* MSEG is chosen only up to this many segments (binary search <= 6 steps);
@@ -177,6 +185,12 @@ typedef struct avrm_rankmap {
                  uint8_t nex; } exc;                              /* unused slot: rank UINT32_MAX */
         struct { avrm_lpid_t base; uint16_t ext[AVRM_MAX_GRID_DIMS];
                  uint32_t wstride[AVRM_MAX_GRID_DIMS]; uint8_t ndims; } grid; /* row-major, last dim fastest */
+        avrm_lpid_t ilut[AVRM_ILUT_MAX];                          /* ILUT: no table, nothing shared */
+        /* JOIN: ranks [0, first1) are group pgid at lpid r + delta0, ranks
+         * [first1, size) group pgid1 at r + delta1; ents1 caches pgid1's
+         * entries as ents does pgid's (NULL: computed) */
+        struct { const avrm_ave_t *ents1; uint32_t first1; int32_t delta0, delta1;
+                 avrm_pgid_t pgid1; } join;
         /* LUT/LUT16/MLUT: v points at entry 0 of this map (maybe inside a
          * parent's table: a slice); tbl owns the memory (one reference). */
         struct { const void *v; struct avrm_table *tbl; } lut;
@@ -194,10 +208,10 @@ typedef struct avrm_params {
     uint8_t enable_except;     /* EXCEPT mode */
     uint8_t enable_grid;       /* GRID mode */
     uint8_t enable_lut16;      /* LUT16 when every lpid < 65536 */
-    uint8_t enable_mseg;       /* MSEG when smaller than MLUT */
+    uint8_t enable_mseg;       /* MSEG (JOIN for two runs) when smaller than MLUT */
     uint8_t share_by_content;  /* identical tables shared across maps */
     uint8_t computed_av;       /* world AV in computed mode when possible */
-    uint8_t reserved;
+    uint8_t enable_ilut;       /* ILUT for tables of <= AVRM_ILUT_MAX ranks */
 } avrm_params_t;
 
 /* Memory accounting, bytes by category; queryable at any time. */

@@ -196,54 +196,79 @@ static void set_lut(avrm_rankmap_t *m, avrm_mode_t mode, avrm_table_t *t, const 
     m->u.lut.tbl = t;
 }
 
-/* Single-group table result: LUT, narrowed to LUT16, shared by content. */
+/* Single-group table result: ILUT when it fits in the map, else LUT16 (every
+ * lpid < 65536) or LUT, shared by content. The lpids are written once, into
+ * their final place (no temporary table), and rescanned for grid/except. */
 static avrm_status_t build_lut(avrm_ctx_t *ctx, const seq_t *s, uint32_t n, avrm_pgid_t pg,
                                uint32_t maxl, avrm_rankmap_t *out)
 {
-    avrm_rankmap_t m;
-    avrm_table_t *t = avrm_table_new(AVRM_MODE_LUT, (size_t) n * sizeof(uint32_t));
-    if (!t) return AVRM_ERR_NOMEM;
-    uint32_t *lut = (uint32_t *) t->data;
-    for (uint32_t i = 0; i < n; i++) {
-        avrm_pgid_t g;
-        lut[i] = seq_at(s, i, &g);
-    }
-    avrm_seqv_t v = { lut, n, 4 };
-    if (rescan(ctx, &v, pg, &m)) {
-        avrm_table_discard(t);
-        *out = m;
-        return AVRM_OK;
-    }
-    avrm_mode_t mode = AVRM_MODE_LUT;
-    if (ctx->params.enable_lut16 && maxl <= UINT16_MAX) {
-        avrm_table_t *t16 = avrm_table_new(AVRM_MODE_LUT16, (size_t) n * sizeof(uint16_t));
-        if (!t16) {
-            avrm_table_discard(t);
-            return AVRM_ERR_NOMEM;
-        }
-        uint16_t *l16 = (uint16_t *) t16->data;
-        for (uint32_t i = 0; i < n; i++) l16[i] = (uint16_t) lut[i];
-        avrm_table_discard(t);
-        t = t16;
-        mode = AVRM_MODE_LUT16;
-    }
+    avrm_rankmap_t m, regular;
     memset(&m, 0, sizeof(m));
     m.pgid = pg;
     m.size = n;
     m.ents = ctx->avs[pg]->entries;
-    set_lut(&m, mode, NULL, NULL);
-    t = avrm_table_publish(ctx, t, t->bytes);
-    set_lut(&m, mode, t, t->data);
+    avrm_mode_t mode = ctx->params.enable_ilut && n <= AVRM_ILUT_MAX ? AVRM_MODE_ILUT
+                     : ctx->params.enable_lut16 && maxl <= UINT16_MAX ? AVRM_MODE_LUT16
+                     : AVRM_MODE_LUT;
+    uint8_t w = mode == AVRM_MODE_LUT16 ? sizeof(uint16_t) : sizeof(uint32_t);
+    avrm_table_t *t = NULL;
+    void *v = m.u.ilut;
+    if (mode != AVRM_MODE_ILUT) {
+        if (!(t = avrm_table_new(mode, (size_t) n * w))) return AVRM_ERR_NOMEM;
+        v = t->data;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        avrm_pgid_t g;
+        avrm_lpid_t l = seq_at(s, i, &g);
+        if (w == sizeof(uint16_t)) ((uint16_t *) v)[i] = (uint16_t) l;
+        else ((uint32_t *) v)[i] = l;
+    }
+    avrm_seqv_t sv = { v, n, w };
+    if (rescan(ctx, &sv, pg, &regular)) {
+        if (t) avrm_table_discard(t);
+        *out = regular;
+        return AVRM_OK;
+    }
+    if (t) {
+        t = avrm_table_publish(ctx, t, t->bytes);
+        set_lut(&m, mode, t, t->data);
+    } else {
+        m.mode = AVRM_MODE_ILUT;
+    }
     *out = m;
     return AVRM_OK;
 }
 
-/* Several groups: MSEG (a few runs) when smaller than the per-rank table,
- * else MLUT32 (4 B/rank) when every pgid < 256, else MLUT (8 B/rank). */
+/* Two groups, one offset run each (nsegs == 2): JOIN, no table. */
+static avrm_status_t build_join(avrm_ctx_t *ctx, const seq_t *s, uint32_t n, avrm_rankmap_t *out)
+{
+    avrm_rankmap_t m;
+    memset(&m, 0, sizeof(m));
+    avrm_pgid_t pg0, pg1 = 0;
+    avrm_lpid_t l0 = seq_at(s, 0, &pg0), l1 = 0;
+    uint32_t first1 = 1;
+    while (first1 < n && (l1 = seq_at(s, first1, &pg1), pg1 == pg0)) first1++;
+    m.mode = AVRM_MODE_JOIN;
+    m.size = n;
+    m.pgid = pg0;
+    m.ents = ctx->avs[pg0]->entries;
+    m.u.join.ents1 = ctx->avs[pg1]->entries;
+    m.u.join.first1 = first1;
+    m.u.join.delta0 = (int32_t) l0;
+    m.u.join.delta1 = (int32_t) (l1 - first1);
+    m.u.join.pgid1 = pg1;
+    *out = m;
+    return AVRM_OK;
+}
+
+/* Several groups: JOIN for two offset runs, MSEG (a few runs) when smaller
+ * than the per-rank table, else MLUT32 (4 B/rank) when every pgid < 256,
+ * else MLUT (8 B/rank). */
 static avrm_status_t build_multi_table(avrm_ctx_t *ctx, const seq_t *s, uint32_t n,
                                        uint32_t nruns, uint32_t nsegs, avrm_pgid_t maxpg,
                                        avrm_rankmap_t *out)
 {
+    if (ctx->params.enable_mseg && nsegs == 2) return build_join(ctx, s, n, out);
     int packed = maxpg < AVRM_MLUT32_MAX_PGS;          /* this map's pgids fit a byte */
     size_t mlut = (size_t) n * (packed ? sizeof(uint32_t) : sizeof(avrm_gpid_t));
     size_t seg_nolut = (size_t) nsegs * sizeof(avrm_seg_t);
@@ -383,7 +408,7 @@ static avrm_status_t finish(avrm_ctx_t *ctx, avrm_status_t rc, const avrm_rankma
 {
     if (rc != AVRM_OK) return rc;
     *out = *m;
-    avrm__map_seal(ctx, out);
+    avrm__map_seal(out);
     avrm__map_count(ctx, out, +1);
     return AVRM_OK;
 }

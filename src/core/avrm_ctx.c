@@ -9,7 +9,7 @@ avrm_params_t avrm_params_default(void)
 {
     return (avrm_params_t) {
         .enable_patterns = 1, .enable_except = 1, .enable_grid = 1, .enable_lut16 = 1,
-        .enable_mseg = 1, .share_by_content = 1, .computed_av = 0,
+        .enable_mseg = 1, .share_by_content = 1, .computed_av = 0, .enable_ilut = 1,
     };
 }
 

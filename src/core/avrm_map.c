@@ -12,7 +12,7 @@ avrm_status_t avrm_map_init_group(avrm_ctx_t *ctx, avrm_pgid_t pgid, avrm_rankma
     m.pgid = pgid;
     m.size = av->size;
     m.ents = av->entries;
-    avrm__map_seal(ctx, &m);
+    avrm__map_seal(&m);
     avrm__map_count(ctx, &m, +1);
     *out = m;
     return AVRM_OK;
@@ -29,11 +29,13 @@ avrm_ave_t avrm_map_ave_generic(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, 
 void avrm_map_reseal(const avrm_ctx_t *ctx, avrm_rankmap_t *m)
 {
     if (!ctx || !m || !m->size) return;
-    if (!avrm_map_is_multi(m)) {
-        if (m->pgid >= ctx->navs || !ctx->avs[m->pgid]) return;
-        m->ents = ctx->avs[m->pgid]->entries;
-    }
-    avrm__map_seal(ctx, m);
+    if (m->mode == AVRM_MODE_JOIN)
+        m->u.join.ents1 = ctx->avs[m->u.join.pgid1]->entries;
+    else if (avrm_map_is_multi(m))
+        return;                      /* finds its AVs at lookup time */
+    if (m->pgid >= ctx->navs || !ctx->avs[m->pgid]) return;
+    m->ents = ctx->avs[m->pgid]->entries;
+    avrm__map_seal(m);
 }
 
 size_t avrm_map_table_bytes(const avrm_rankmap_t *m, int *shared)
@@ -72,7 +74,8 @@ const char *avrm_mode_name(avrm_mode_t mode)
     static const char *const names[AVRM_MODE_COUNT] = {
         [AVRM_MODE_DIRECT] = "direct", [AVRM_MODE_OFFSET] = "offset",
         [AVRM_MODE_STRIDE] = "stride", [AVRM_MODE_BLOCK] = "block",
-        [AVRM_MODE_EXCEPT] = "except", [AVRM_MODE_GRID] = "grid",
+        [AVRM_MODE_EXCEPT] = "except", [AVRM_MODE_GRID] = "grid", [AVRM_MODE_ILUT] = "ilut",
+        [AVRM_MODE_JOIN] = "join",
         [AVRM_MODE_LUT] = "lut", [AVRM_MODE_LUT16] = "lut16",
         [AVRM_MODE_MLUT] = "mlut", [AVRM_MODE_MLUT32] = "mlut32", [AVRM_MODE_MSEG] = "mseg",
     };

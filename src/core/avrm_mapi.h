@@ -25,27 +25,22 @@ static inline size_t avrm__map_elem_bytes(const avrm_rankmap_t *m)
 }
 
 /* Live map count/bytes per mode: +1 at build/init/dup, -1 at release. */
-/* Set the hot-path class from mode, ents and (MSEG) the groups' AVs; every
+/* Set the hot-path class from mode and the cached entry arrays; every
  * builder calls it once, last, on the map it returns (dups copy it), and
  * avrm_map_reseal after an AV became stored. O(1). */
-static inline void avrm__map_seal(const avrm_ctx_t *ctx, avrm_rankmap_t *m)
+static inline void avrm__map_seal(avrm_rankmap_t *m)
 {
     static const int8_t path_of[AVRM_MODE_COUNT] = {
         [AVRM_MODE_DIRECT] = AVRM_PATH_OFFSET, [AVRM_MODE_OFFSET] = AVRM_PATH_OFFSET,
         [AVRM_MODE_STRIDE] = AVRM_PATH_STRIDE, [AVRM_MODE_BLOCK] = AVRM_PATH_GENERIC,
         [AVRM_MODE_EXCEPT] = AVRM_PATH_GENERIC, [AVRM_MODE_GRID] = AVRM_PATH_GENERIC,
+        [AVRM_MODE_ILUT] = AVRM_PATH_ILUT, [AVRM_MODE_JOIN] = AVRM_PATH_JOIN,
         [AVRM_MODE_LUT] = AVRM_PATH_LUT, [AVRM_MODE_LUT16] = AVRM_PATH_LUT16,
         [AVRM_MODE_MLUT] = AVRM_PATH_GENERIC, [AVRM_MODE_MLUT32] = AVRM_PATH_GENERIC,
         [AVRM_MODE_MSEG] = AVRM_PATH_GENERIC,
     };
-    if (m->mode == AVRM_MODE_MSEG) {
-        const avrm_seg_t *s = m->u.mseg.segs;
-        int two_stored_runs = m->u.mseg.nsegs == 2 && !m->u.mseg.lut
-                              && ctx->avs[s[0].pgid]->entries && ctx->avs[s[1].pgid]->entries;
-        m->path = two_stored_runs ? AVRM_PATH_SEG2 : AVRM_PATH_GENERIC;
-        return;
-    }
-    m->path = m->ents ? path_of[m->mode] : AVRM_PATH_GENERIC;   /* computed AV: generic */
+    int stored = m->ents && (m->mode != AVRM_MODE_JOIN || m->u.join.ents1);
+    m->path = stored ? path_of[m->mode] : AVRM_PATH_GENERIC;   /* computed AV: generic */
 }
 
 static inline void avrm__map_count(avrm_ctx_t *ctx, const avrm_rankmap_t *m, int delta)

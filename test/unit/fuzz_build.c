@@ -29,6 +29,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     p.enable_mseg = !(flags & 2);
     p.share_by_content = !(flags & 4);
     p.enable_patterns = !(flags & 8);
+    p.enable_ilut = !(flags & 16);
     uint32_t w = 1 + take(&in, 2) % 600, w1 = 1 + take(&in, 1) % 64;
     avrm_ctx_t *ctx = NULL;
     if (avrm_ctx_create(&p, &ctx) != AVRM_OK) return 0;

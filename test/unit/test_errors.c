@@ -248,18 +248,36 @@ static void test_computed_then_stored(void)
                             .local = { .kind = AVRM_LOCAL_RANGE, .first = 4, .count = 4 } };
     avrm_av_t *av = NULL;
     CHECK(avrm_av_create(ctx, &ap, &av) == AVRM_OK && av->computed);
-    avrm_rankmap_t world, odd;
+    avrm_av_params_t sp = { .size = 4, .pgid = 1 };        /* a spawned group, stored */
+    avrm_av_t *spawned = NULL;
+    CHECK(avrm_av_create(ctx, &sp, &spawned) == AVRM_OK);
+    for (uint32_t l = 0; l < 4; l++) CHECK(avrm_av_set(spawned, l, 500 + l, 0, NULL) == AVRM_OK);
+    avrm_rankmap_t world, odd, group1, merged;
     int32_t odds[8];
     for (int i = 0; i < 8; i++) odds[i] = 2 * i + 1;
     CHECK(avrm_map_init_group(ctx, 0, &world) == AVRM_OK);
     CHECK(avrm_map_build(ctx, &world, odds, 8, &odd) == AVRM_OK);
+    CHECK(avrm_map_init_group(ctx, 1, &group1) == AVRM_OK);
+    const avrm_rankmap_t *pars[2] = { &world, &group1 };
+    avrm_src_t src[20];                                      /* spawn + merge */
+    for (int32_t i = 0; i < 20; i++) src[i] = i < 16 ? (avrm_src_t) { 0, i } : (avrm_src_t) { 1, i - 16 };
+    CHECK(avrm_map_build_multi(ctx, pars, 2, src, 20, &merged) == AVRM_OK);
+    CHECK(merged.mode == AVRM_MODE_JOIN && merged.path == AVRM_PATH_GENERIC);
+    CHECK(avrm_map_ave(ctx, &merged, 6) == avrm_ave_make(6, 1) &&
+          avrm_map_ave(ctx, &merged, 17) == avrm_ave_make(501, 0));
     CHECK(avrm_map_ave(ctx, &world, 5) == avrm_ave_make(5, 1));
     CHECK(avrm_av_make_stored(ctx, av) == AVRM_OK);
     for (uint32_t l = 0; l < 16; l++)   /* irregular addresses arrive */
         CHECK(avrm_av_set(av, l, 1000 + 7 * l, l % 5 == 0, NULL) == AVRM_OK);
     CHECK(avrm_map_addr(ctx, &world, 3) == 3);            /* stale: the bug */
+    CHECK(avrm_map_addr(ctx, &merged, 3) == 1000 + 7 * 3);   /* JOIN reads its AVs: right */
     avrm_map_reseal(ctx, &world);
     avrm_map_reseal(ctx, &odd);
+    avrm_map_reseal(ctx, &merged);
+    CHECK(merged.path == AVRM_PATH_JOIN);
+    for (uint32_t r = 0; r < 20; r++)
+        CHECK(avrm_map_ave(ctx, &merged, r) == (r < 16 ? avrm_ave_make(1000 + 7 * r, r % 5 == 0)
+                                                         : avrm_ave_make(500 + r - 16, 0)));
     for (uint32_t r = 0; r < 16; r++)
         CHECK(avrm_map_ave(ctx, &world, r) == avrm_ave_make(1000 + 7 * r, r % 5 == 0));
     for (uint32_t r = 0; r < 8; r++) {
@@ -267,6 +285,8 @@ static void test_computed_then_stored(void)
         CHECK(avrm_map_addr(ctx, &odd, r) == 1000 + 7 * l);
         CHECK(avrm_map_is_local(ctx, &odd, r) == (l % 5 == 0));
     }
+    avrm_map_release(ctx, &merged);
+    avrm_map_release(ctx, &group1);
     avrm_map_release(ctx, &odd);
     avrm_map_release(ctx, &world);
     avrm_ctx_destroy(ctx);

@@ -185,7 +185,7 @@ static void test_multi(void)
     const avrm_rankmap_t *pars[2] = { &w0.m, &w1.m };
     avrm_src_t src[160];
     avrm_gpid_t ref[160];
-    /* concatenation (intercomm merge): MSEG without lut */
+    /* concatenation (intercomm merge): JOIN, no table */
     for (uint32_t i = 0; i < 160; i++) {
         src[i] = i < 100 ? (avrm_src_t) { 0, (int32_t) i } : (avrm_src_t) { 1, (int32_t) (i - 100) };
         ref[i] = (avrm_gpid_t) { .lpid = i < 100 ? i : i - 100, .pgid = i < 100 ? 0 : 1 };
@@ -193,18 +193,27 @@ static void test_multi(void)
     m.n = 160;
     m.ref = ref;
     CHECK(avrm_map_build_multi(ctx, pars, 2, src, 160, &m.m) == AVRM_OK);
-    CHECK(m.m.mode == AVRM_MODE_MSEG && m.m.u.mseg.lut == NULL && m.m.u.mseg.nsegs == 2);
-    CHECK(m.m.path == AVRM_PATH_SEG2 && tu_check(ctx, &m));
+    CHECK(m.m.mode == AVRM_MODE_JOIN && m.m.path == AVRM_PATH_JOIN && tu_check(ctx, &m));
+    CHECK(avrm_map_table_bytes(&m.m, NULL) == 0);
     /* child of the merged map: second half of world then all of group 1 */
     int32_t map[160];
     for (int i = 0; i < 110; i++) map[i] = 50 + i;
-    CHECK(tu_build(ctx, &m, map, 110, &s) && s.m.mode == AVRM_MODE_MSEG && tu_check(ctx, &s));
-    CHECK(s.m.path == AVRM_PATH_SEG2);
+    CHECK(tu_build(ctx, &m, map, 110, &s) && s.m.mode == AVRM_MODE_JOIN && tu_check(ctx, &s));
     tu_release(ctx, &s);
     for (int i = 0; i < 50; i++) map[i] = 100 + i;             /* only group 1 */
     CHECK(tu_build(ctx, &m, map, 50, &s) && s.m.mode == AVRM_MODE_DIRECT && s.m.pgid == 1 &&
           tu_check(ctx, &s));
     tu_release(ctx, &s);
+    avrm_map_release(ctx, &m.m);
+    /* three offset runs (world split around group 1): MSEG without lut */
+    for (uint32_t i = 0; i < 160; i++) {
+        uint32_t g = i >= 50 && i < 110, r = i < 50 ? i : g ? i - 50 : i - 60;
+        src[i] = (avrm_src_t) { g, (int32_t) r };
+        ref[i] = (avrm_gpid_t) { .lpid = r, .pgid = (avrm_pgid_t) g };
+    }
+    CHECK(avrm_map_build_multi(ctx, pars, 2, src, 160, &m.m) == AVRM_OK);
+    CHECK(m.m.mode == AVRM_MODE_MSEG && m.m.u.mseg.lut == NULL && m.m.u.mseg.nsegs == 3);
+    CHECK(m.m.path == AVRM_PATH_GENERIC && tu_check(ctx, &m));
     avrm_map_release(ctx, &m.m);
     /* interleaved and permuted: MLUT, and a slice of it */
     tu_srand(11);
@@ -396,7 +405,8 @@ static void test_table2_matrix(void)
             if (pi == 0)
                 for (int md = AVRM_MODE_DIRECT; md < AVRM_MODE_COUNT; md++)
                     if (md != (si ? AVRM_MODE_LUT16 : AVRM_MODE_LUT) && md != AVRM_MODE_MLUT &&
-                        md != AVRM_MODE_MSEG &&   /* multi-group: MLUT32 here, MSEG in test_multi */
+                        md != AVRM_MODE_MSEG && md != AVRM_MODE_JOIN &&
+                        /* multi-group: MLUT32 here, MSEG and JOIN in test_multi */
                         !seen[md]) {
                         fprintf(stderr, "  mode %s never produced (size %u)\n",
                                 avrm_mode_name((avrm_mode_t) md), w);

@@ -18,6 +18,7 @@ static void run_seed(unsigned long seed, uint32_t w, int steps)
     if (tu_below(4) == 0) p.enable_lut16 = 0;
     if (tu_below(6) == 0) p.enable_patterns = 0;
     if (tu_below(4) == 0) p.enable_mseg = 0;
+    if (tu_below(4) == 0) p.enable_ilut = 0;
     avrm_ctx_t *ctx = NULL;
     avrm_ctx_create(&p, &ctx);
     uint32_t w1 = 1 + tu_below(w), w2 = 1 + tu_below(64);

@@ -8,10 +8,10 @@
 #include "tu.h"
 
 enum { G_IDENT, G_OFFSET, G_STRIDE, G_NEGSTRIDE, G_REVERSE, G_BLOCK, G_NEGBLOCK, G_GRID,
-       G_EXCEPT, G_PERM, G_SUBSET, G_DUP, G_HALFSWAP, G_COUNT };
+       G_EXCEPT, G_PERM, G_SUBSET, G_DUP, G_HALFSWAP, G_FEW, G_COUNT };
 static const char *const tu_gen_names[G_COUNT] = {
     "ident", "offset", "stride", "negstride", "reverse", "block", "negblock", "grid",
-    "except", "perm", "subset", "dup", "halfswap" };
+    "except", "perm", "subset", "dup", "halfswap", "few" };
 
 /* Balanced factorization for test grids (independent of the library's). */
 static inline void tu_dims(uint32_t n, int nd, uint32_t *dims)
@@ -125,6 +125,11 @@ static inline uint32_t tu_gen(int k, uint32_t ps, int32_t *map)
         uint32_t h = ps / 2;
         for (uint32_t q = h; q < ps; q++) map[n++] = (int32_t) q;
         for (uint32_t q = 0; q < h; q++) map[n++] = (int32_t) q;
+        break;
+    }
+    case G_FEW: {                 /* a small random communicator (ILUT-sized) */
+        uint32_t len = 1 + tu_below(ps < AVRM_ILUT_MAX + 2 ? ps : AVRM_ILUT_MAX + 2);   /* <= ps */
+        for (n = 0; n < len; n++) map[n] = (int32_t) tu_below(ps);
         break;
     }
     }

@@ -3,7 +3,8 @@
  * communicator, enumeration of mode names), and traffic reaches the right
  * peer for every rank (av_check_comm).  The accepted modes per shape are
  * those an AV-Rankmap builder may choose (e.g. reversed: stride -1 or a
- * table).  spawn + merge must give a multi-group map (mlut/mlut32/mseg).
+ * table).  spawn + merge must give a multi-group map (join: two runs, no
+ * table; mlut/mlut32/mseg otherwise).
  *
  * On a library without the pvar the test fails, unless AVTEST_STOCK=1 says
  * it runs on stock MPICH (then only the traffic is checked). */
@@ -116,7 +117,7 @@ static void spawn_merge(char **argv)
                  MPI_STATUS_IGNORE);
     if (got != left)
         av_err("ring: got %d from left neighbour %d", got, left);
-    check_mode(merged, "spawn+merge", "mlut mlut32 mseg");
+    check_mode(merged, "spawn+merge", "join mlut mlut32 mseg");
     MPI_Comm_free(&merged);
     MPI_Comm_disconnect(&inter);
 }
@@ -165,11 +166,11 @@ int main(int argc, char **argv)
 
     check_split(r % 2, r, "odd/even split", "stride");
     check_split(r < W / 2, r, "halves", "direct offset");
-    check_split(0, -r, "reversed", "stride lut lut16");
+    check_split(0, -r, "reversed", "stride ilut lut lut16");
     /* a permutation with no arithmetic pattern: pairs swapped, then every
      * third rank moved to the end */
     int key = (r % 3 == 2) ? 1000 + r : (r ^ 1);
-    check_split(0, key, "scrambled", "lut lut16");
+    check_split(0, key, "scrambled", "ilut lut lut16");
 
     /* cart rows of a 2-d grid: contiguous runs */
     int dims[2] = { 0, 0 }, periods[2] = { 0, 0 }, keep[2] = { 0, 1 };

@@ -218,8 +218,11 @@ void MPIDIU_map_ref_groups(const avrm_rankmap_t * m, int add)
         add ? MPIDIU_avt_add_ref(m->pgid) : MPIDIU_avt_release_ref(m->pgid);
         return;
     }
-    uint8_t *seen = MPL_calloc(ctx->navs, 1, MPL_MEM_ADDRESS);
+    uint8_t seen_small[256], *seen = seen_small;   /* on the stack when small (see build_part) */
+    if (ctx->navs > sizeof(seen_small))
+        seen = MPL_malloc(ctx->navs, MPL_MEM_ADDRESS);
     MPIR_Assert(seen);
+    memset(seen, 0, ctx->navs);
     for (uint32_t r = 0; r < m->size; r++) {
         avrm_pgid_t g;
         avrm_map_lpid(ctx, m, r, &g);
@@ -228,7 +231,8 @@ void MPIDIU_map_ref_groups(const avrm_rankmap_t * m, int add)
             add ? MPIDIU_avt_add_ref(g) : MPIDIU_avt_release_ref(g);
         }
     }
-    MPL_free(seen);
+    if (seen != seen_small)
+        MPL_free(seen);
 }
 
 /* The world AV turns stored (a computed AV was asked for, but addresses do

@@ -53,6 +53,8 @@ static uint32_t mapper_size(const MPIR_Comm_map_t * mp)
 
 /* Build one part (local or remote) of comm from its mappers into *out.
  * *found = 0 when the part has no mapper (out untouched). */
+#define BUILD_SMALL_PARENTS 4
+#define BUILD_SMALL_SRC 256     /* 2 KiB of stack */
 static int build_part(MPIR_Comm * comm, int remote, avrm_rankmap_t * out, int *found)
 {
     avrm_ctx_t *ctx = MPIDI_avrm.ctx;
@@ -84,10 +86,16 @@ static int build_part(MPIR_Comm * comm, int remote, avrm_rankmap_t * out, int *f
     if (nmappers == 1)
         return MPIDIU_avrm_errno(avrm_map_build(ctx, mapper_parent(one), one->src_mapping, n, out));
 
-    /* several mappers, concatenated in list order (intercomm merge) */
-    const avrm_rankmap_t **parents = MPL_malloc(nmappers * sizeof(*parents), MPL_MEM_COMM);
-    avrm_src_t *src = MPL_malloc(n * sizeof(*src), MPL_MEM_COMM);
+    /* several mappers, concatenated in list order (intercomm merge). The
+     * source list lives on the stack when small: a temporary on the heap
+     * would count in the heap cost of every merge. */
+    const avrm_rankmap_t *parents_small[BUILD_SMALL_PARENTS], **parents = parents_small;
+    avrm_src_t src_small[BUILD_SMALL_SRC], *src = src_small;
     uint32_t k = 0, j = 0;
+    if (nmappers > BUILD_SMALL_PARENTS)
+        parents = MPL_malloc(nmappers * sizeof(*parents), MPL_MEM_COMM);
+    if (n > BUILD_SMALL_SRC)
+        src = MPL_malloc(n * sizeof(*src), MPL_MEM_COMM);
     if (!parents || !src) {
         st = AVRM_ERR_NOMEM;
         goto done;
@@ -106,8 +114,10 @@ static int build_part(MPIR_Comm * comm, int remote, avrm_rankmap_t * out, int *f
     }
     st = avrm_map_build_multi(ctx, parents, nmappers, src, n, out);
   done:
-    MPL_free(parents);
-    MPL_free(src);
+    if (parents != parents_small)
+        MPL_free(parents);
+    if (src != src_small)
+        MPL_free(src);
     return MPIDIU_avrm_errno(st);
 }
 
