@@ -39,9 +39,9 @@ int main(int argc, char **argv)
     }
     enum { NDUP = 1000 };
     static avrm_rankmap_t dups[NDUP];
-    bk_world_t w, ww;        /* ww: 257 groups, for the 8-byte MLUT */
+    bk_world_t w, ww;        /* ww: spawned AV at pgid 256, for the 8-byte MLUT */
     avrm_params_t pp = avrm_params_default();
-    if (bk_world_init(&w, N, 0) || bk_world_init_groups(&ww, N, &pp, bk_kind_groups(BK_MLUT))) {
+    if (bk_world_init(&w, N, 0) || bk_world_init_pg(&ww, N, &pp, bk_kind_pgid(BK_MLUT))) {
         fprintf(stderr, "world init failed\n");
         return 1;
     }

@@ -4,11 +4,12 @@
 #include <string.h>
 
 const char *const bk_kind_name[BK_NKINDS] = {
-    "direct", "offset", "stride", "block", "except", "grid", "ilut", "lut", "lut16", "mlut32", "mlut", "mseg"
+    "direct", "offset", "stride", "block", "except", "grid", "ilut", "lut", "lut16", "mlut32", "mlut", "join", "mseg"
 };
 const avrm_mode_t bk_kind_mode[BK_NKINDS] = {
     AVRM_MODE_DIRECT, AVRM_MODE_OFFSET, AVRM_MODE_STRIDE, AVRM_MODE_BLOCK, AVRM_MODE_EXCEPT,
-    AVRM_MODE_GRID, AVRM_MODE_ILUT, AVRM_MODE_LUT, AVRM_MODE_LUT16, AVRM_MODE_MLUT32, AVRM_MODE_MLUT, AVRM_MODE_MSEG
+    AVRM_MODE_GRID, AVRM_MODE_ILUT, AVRM_MODE_LUT, AVRM_MODE_LUT16, AVRM_MODE_MLUT32, AVRM_MODE_MLUT,
+    AVRM_MODE_JOIN, AVRM_MODE_MSEG
 };
 
 static uint64_t rnd(uint64_t *st)
@@ -37,15 +38,15 @@ int bk_world_init(bk_world_t *w, uint32_t n, int computed)
 
 int bk_world_init_params(bk_world_t *w, uint32_t n, const avrm_params_t *pp)
 {
-    return bk_world_init_groups(w, n, pp, 2);
+    return bk_world_init_pg(w, n, pp, 1);
 }
 
-uint32_t bk_kind_groups(int kind)
+avrm_pgid_t bk_kind_pgid(int kind)
 {
-    return kind == BK_MLUT ? AVRM_MLUT32_MAX_PGS + 1 : 2;
+    return kind == BK_MLUT ? AVRM_MLUT32_MAX_PGS : 1;
 }
 
-int bk_world_init_groups(bk_world_t *w, uint32_t n, const avrm_params_t *pp, uint32_t ngroups)
+int bk_world_init_pg(bk_world_t *w, uint32_t n, const avrm_params_t *pp, avrm_pgid_t pg1)
 {
     memset(w, 0, sizeof *w);
     avrm_params_t p = *pp;
@@ -53,11 +54,12 @@ int bk_world_init_groups(bk_world_t *w, uint32_t n, const avrm_params_t *pp, uin
     if (avrm_ctx_create(&p, &w->ctx) != AVRM_OK) return -1;
     w->n = n;
     w->m = n / 16 ? n / 16 : 1;
+    w->pg1 = pg1;
     for (int g = 0; g < 2; g++) {
         avrm_av_params_t ap;
         memset(&ap, 0, sizeof ap);
         ap.size = g ? w->m : n;
-        ap.pgid = (avrm_pgid_t) g;
+        ap.pgid = g ? pg1 : 0;
         if (!g && computed) {
             ap.computed = 1;
             ap.local.kind = AVRM_LOCAL_RANGE;
@@ -70,17 +72,8 @@ int bk_world_init_groups(bk_world_t *w, uint32_t n, const avrm_params_t *pp, uin
             for (uint32_t l = 0; l < ap.size; l++)
                 if (avrm_av_set(av, l, (g ? n : 0) + l, !g && l < 16, NULL) != AVRM_OK) return -1;
     }
-    for (uint32_t g = 2; g < ngroups; g++) {     /* one-peer groups: a wide context */
-        avrm_av_params_t ap;
-        memset(&ap, 0, sizeof ap);
-        ap.size = 1;
-        ap.pgid = (avrm_pgid_t) g;
-        avrm_av_t *av;
-        if (avrm_av_create(w->ctx, &ap, &av) != AVRM_OK) return -1;
-        if (avrm_av_set(av, 0, (uint64_t) n + w->m + g, 0, NULL) != AVRM_OK) return -1;
-    }
     if (avrm_map_init_group(w->ctx, 0, &w->world) != AVRM_OK) return -1;
-    if (avrm_map_init_group(w->ctx, 1, &w->spawned) != AVRM_OK) return -1;
+    if (avrm_map_init_group(w->ctx, pg1, &w->spawned) != AVRM_OK) return -1;
     return 0;
 }
 
@@ -152,7 +145,7 @@ uint32_t bk_input(const bk_world_t *w, int kind, int32_t **mapping, avrm_src_t *
         bk_shuffle32(m, n, 8);
         break;
     case BK_MLUT32:      /* merged world + spawned, randomly reordered (2 groups) */
-    case BK_MLUT: {      /* the same in a context of 257 groups: 8-byte MLUT */
+    case BK_MLUT: {      /* the same with the spawned AV at pgid 256: 8-byte MLUT */
         n = N + w->m; s = malloc((size_t) n * sizeof *s);
         int32_t *perm = malloc((size_t) n * 4);
         bk_shuffle32(perm, n, 9);
@@ -164,13 +157,23 @@ uint32_t bk_input(const bk_world_t *w, int kind, int32_t **mapping, avrm_src_t *
         free(perm);
         break;
     }
-    case BK_MSEG:        /* intercomm merge: world then spawned */
+    case BK_JOIN:        /* intercomm merge: world then spawned (two runs) */
         n = N + w->m; s = malloc((size_t) n * sizeof *s);
         for (uint32_t i = 0; i < n; i++) {
             s[i].parent = i < N ? 0 : 1;
             s[i].rank = (int32_t) (i < N ? i : i - N);
         }
         break;
+    case BK_MSEG: {      /* three runs: world's lower half, spawned, world's upper half */
+        uint32_t h = N / 2;
+        n = N + w->m; s = malloc((size_t) n * sizeof *s);
+        for (uint32_t i = 0; i < n; i++) {
+            int sp = i >= h && i < h + w->m;
+            s[i].parent = sp ? 1 : 0;
+            s[i].rank = (int32_t) (i < h ? i : sp ? i - h : i - w->m);
+        }
+        break;
+    }
     }
     *mapping = m; *src = s;
     return n;

@@ -1,10 +1,10 @@
 /*
  * maps.h - builds one rank map of each mode through the libavrm API, for
  * bench/lookup and bench/build. World AV (pgid 0) of n peers, stored,
- * synthetic addresses; spawned AV (pgid 1) of n/16 peers for mlut32/mlut/mseg.
- * The 8-byte MLUT is chosen only when more than AVRM_MLUT32_MAX_PGS (256)
- * groups exist, so kind `mlut` is built in a "wide" world: the same two AVs
- * plus one-peer AVs for pgids 2..256 (257 groups; bk_world_init_groups).
+ * synthetic addresses; spawned AV of n/16 peers (pgid 1) for mlut32/join/mseg.
+ * The builder packs a multi-group table in 4 bytes (MLUT32) when the map's
+ * own largest pgid is below AVRM_MLUT32_MAX_PGS (256), so kind `mlut` is
+ * built in a world whose spawned AV has pgid 256 (bk_kind_pgid).
  */
 #ifndef BENCH_MAPS_H
 #define BENCH_MAPS_H
@@ -12,7 +12,7 @@
 
 enum bk_kind {
     BK_DIRECT, BK_OFFSET, BK_STRIDE, BK_BLOCK, BK_EXCEPT, BK_GRID,
-    BK_ILUT, BK_LUT, BK_LUT16, BK_MLUT32, BK_MLUT, BK_MSEG, BK_NKINDS
+    BK_ILUT, BK_LUT, BK_LUT16, BK_MLUT32, BK_MLUT, BK_JOIN, BK_MSEG, BK_NKINDS
 };
 extern const char *const bk_kind_name[BK_NKINDS];
 extern const avrm_mode_t bk_kind_mode[BK_NKINDS];   /* the mode we aim at */
@@ -20,6 +20,7 @@ extern const avrm_mode_t bk_kind_mode[BK_NKINDS];   /* the mode we aim at */
 typedef struct bk_world {
     avrm_ctx_t *ctx;
     uint32_t n, m;          /* world and spawned sizes */
+    avrm_pgid_t pg1;        /* pgid of the spawned AV */
     avrm_rankmap_t world, spawned;
 } bk_world_t;
 
@@ -27,11 +28,10 @@ typedef struct bk_world {
 int bk_world_init(bk_world_t *w, uint32_t n, int computed);
 /* same with explicit parameters (computed_av honoured as above) */
 int bk_world_init_params(bk_world_t *w, uint32_t n, const avrm_params_t *p);
-/* ngroups >= 2 process groups: world, spawned, then one-peer AVs for pgids
- * 2..ngroups-1 (no map uses them; they only make the context "wide") */
-int bk_world_init_groups(bk_world_t *w, uint32_t n, const avrm_params_t *p, uint32_t ngroups);
-/* groups the world for kind k needs: 257 for BK_MLUT, else 2 */
-uint32_t bk_kind_groups(int kind);
+/* same with the spawned AV at pgid pg1 (>= 1) */
+int bk_world_init_pg(bk_world_t *w, uint32_t n, const avrm_params_t *p, avrm_pgid_t pg1);
+/* pgid of the spawned AV that kind k needs: 256 for BK_MLUT, else 1 */
+avrm_pgid_t bk_kind_pgid(int kind);
 void bk_world_fini(bk_world_t *w);
 
 /* Input of kind k: mapping array (single parent) or src array (two
