@@ -7,10 +7,24 @@
 typedef struct ost {
     avrm_ctx_t *ctx;
     int computed;
-    int wide;                  /* no mlut32: a one-peer AV at pgid 256 */
-    double wide_entries, wide_meta;   /* its bytes, left out of the report */
+    int wide;                  /* no mlut32: dynamic groups at pgid 255 + g */
+    double wide_meta;          /* AV slots that adds, left out of the report */
     char name[64];
 } ost_t;
+
+/* the libavrm pgid of simulator group g */
+static avrm_pgid_t pg_of(const ost_t *s, uint32_t g)
+{
+    return (avrm_pgid_t) (s->wide && g ? g + AVRM_MLUT32_MAX_PGS - 1 : g);
+}
+
+/* slots of ctx->avs after creating pgid pg when it has navs (avrm_av.c's
+ * growth rule: pgid + 1, at least double) */
+static uint32_t slots_after(uint32_t navs, uint32_t pg)
+{
+    if (pg < navs) return navs;
+    return pg + 1 > 2 * navs ? pg + 1 : 2 * navs;
+}
 
 static int av_create(sim_backend_t *b, const sim_t *sm, uint16_t pgid, uint32_t size)
 {
@@ -18,7 +32,8 @@ static int av_create(sim_backend_t *b, const sim_t *sm, uint16_t pgid, uint32_t 
     avrm_av_params_t ap;
     memset(&ap, 0, sizeof ap);
     ap.size = size;
-    ap.pgid = pgid;
+    ap.pgid = pg_of(s, pgid);
+    uint32_t navs0 = s->ctx->navs;
     uint32_t first = sm->me / sm->P * sm->P;
     if (pgid == 0 && s->computed) {
         ap.computed = 1;
@@ -29,20 +44,8 @@ static int av_create(sim_backend_t *b, const sim_t *sm, uint16_t pgid, uint32_t 
     avrm_av_t *av;
     avrm_status_t st = avrm_av_create(s->ctx, &ap, &av);
     if (st != AVRM_OK) { fprintf(stderr, "avrm_av_create: %d\n", st); return -1; }
-    if (pgid == 0 && s->wide) {
-        avrm_stats_t a, z;
-        avrm_ctx_stats(s->ctx, &a);
-        avrm_av_params_t wp;
-        memset(&wp, 0, sizeof wp);
-        wp.size = 1;
-        wp.pgid = AVRM_MLUT32_MAX_PGS;
-        avrm_av_t *wav;
-        if (avrm_av_create(s->ctx, &wp, &wav) != AVRM_OK) return -1;
-        if (avrm_av_set(wav, 0, UINT64_C(1) << 40, 0, NULL) != AVRM_OK) return -1;
-        avrm_ctx_stats(s->ctx, &z);
-        s->wide_entries = (double) z.av_entry_bytes - (double) a.av_entry_bytes;
-        s->wide_meta = (double) z.av_meta_bytes - (double) a.av_meta_bytes;
-    }
+    if (ap.pgid != pgid)    /* slots beyond those pgid itself would have added */
+        s->wide_meta += ((double) s->ctx->navs - slots_after(navs0, pgid)) * sizeof(avrm_av_t *);
     if (av->entries) {
         /* synthetic FI_AV_TABLE addresses: world first, then later groups */
         uint64_t base = pgid == 0 ? 0 : sm->gsize[0];
@@ -62,7 +65,7 @@ static void *map(sim_backend_t *b, const sim_ev_t *ev)
     avrm_status_t st = AVRM_OK;
     switch (ev->kind) {
     case SIM_EV_GROUP:
-        st = avrm_map_init_group(s->ctx, ev->pgid, m);
+        st = avrm_map_init_group(s->ctx, pg_of(s, ev->pgid), m);
         break;
     case SIM_EV_DUP:
         avrm_map_dup(s->ctx, ev->parents[0], m);
@@ -82,7 +85,7 @@ static void *map(sim_backend_t *b, const sim_ev_t *ev)
         if (!g) { free(m); return NULL; }
         for (uint32_t i = 0; i < ev->n; i++) {
             g[i].lpid = SIM_LPID(ev->gp[i]);
-            g[i].pgid = (avrm_pgid_t) SIM_PGID(ev->gp[i]);
+            g[i].pgid = pg_of(s, SIM_PGID(ev->gp[i]));
             g[i].reserved = 0;
         }
         st = avrm_map_build_gpids(s->ctx, g, ev->n, m);
@@ -101,19 +104,13 @@ static void release(sim_backend_t *b, void *h)
     free(h);
 }
 
-static void add_grid(sim_backend_t *b, int nd, const uint32_t *dims)
-{
-    ost_t *s = b->st;
-    if (s->ctx->params.enable_grid) avrm_ctx_add_grid(s->ctx, (uint8_t) nd, dims);
-}
-
 static void report(sim_backend_t *b, sim_mem_t *o)
 {
     ost_t *s = b->st;
     avrm_stats_t st;
     avrm_ctx_stats(s->ctx, &st);
     memset(o, 0, sizeof *o);
-    o->av_entries = (double) st.av_entry_bytes - s->wide_entries;
+    o->av_entries = (double) st.av_entry_bytes;
     o->side = (double) st.av_side_bytes;
     o->meta = (double) st.av_meta_bytes + (double) st.index_bytes - s->wide_meta;
     o->maps = (double) st.map_bytes;
@@ -138,6 +135,12 @@ void avrm_bench_mode_counts(sim_backend_t *b, size_t counts[AVRM_MODE_COUNT])
     memcpy(counts, st.nmaps, sizeof st.nmaps);
 }
 
+void avrm_bench_stats(sim_backend_t *b, avrm_stats_t *st)
+{
+    ost_t *s = b->st;
+    avrm_ctx_stats(s->ctx, st);
+}
+
 static sim_backend_t *make(const avrm_params_t *p, int computed, int wide, const char *nm)
 {
     sim_backend_t *b = calloc(1, sizeof *b);
@@ -153,7 +156,6 @@ static sim_backend_t *make(const avrm_params_t *p, int computed, int wide, const
     b->av_create = av_create;
     b->map = map;
     b->release = release;
-    b->add_grid = add_grid;
     b->report = report;
     b->destroy = destroy;
     return b;

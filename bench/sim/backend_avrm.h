@@ -5,10 +5,12 @@
 #include "avrm/avrm.h"
 
 /* Beyond-paper features a back end can switch off (ablation). MLUT32 has no
- * parameter: the core packs (pgid, lpid) in 4 bytes whenever the context has
- * at most AVRM_MLUT32_MAX_PGS group slots, so "no mlut32" creates a one-peer
- * AV at pgid 256 next to the world (the 8-byte MLUT of the paper is then
- * chosen) and leaves that AV's bytes out of the report. */
+ * parameter: the core packs (pgid, lpid) in 4 bytes whenever the map's own
+ * largest pgid is below AVRM_MLUT32_MAX_PGS (256), so "no mlut32" gives
+ * every dynamic group pgid 255 + its simulator pgid (the world stays 0):
+ * every multi-group table is then the paper's 8-byte MLUT. The AV pointer
+ * slots this adds (about 2 KB) are left out of the report. JOIN has no
+ * parameter either: it is MSEG's two-run case (FEAT_MSEG switches both). */
 enum {
     FEAT_EXCEPT = 1, FEAT_GRID = 2, FEAT_LUT16 = 4, FEAT_MSEG = 8, FEAT_MLUT32 = 16,
     FEAT_SHARE = 32, FEAT_ILUT = 64, FEAT_ALL = 127
@@ -23,4 +25,6 @@ sim_backend_t *avrm_backend_new(int variant);
  * "ours-no<feat>[-no<feat>...]" (FEAT_ALL: "ours-paper-modes") */
 sim_backend_t *avrm_backend_ablate(unsigned off);
 void avrm_bench_mode_counts(sim_backend_t *b, size_t counts[AVRM_MODE_COUNT]);
+/* the context's accounting as libavrm gives it (what MPICH's pvars read) */
+void avrm_bench_stats(sim_backend_t *b, avrm_stats_t *st);
 #endif
