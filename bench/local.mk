@@ -1,10 +1,20 @@
 # bench: simulator, MODELs of other MPIs, memory/lookup/build benchmarks.
 # `make bench-core` runs bench/run-core.sh quick (CSV/JSON/PNG in bench/out/).
-noinst_PROGRAMS += bench/bench-memory bench/bench-lookup bench/bench-build
-bench_bench_memory_SOURCES = bench/sim/memory.c bench/sim/sim.c bench/sim/sim.h \
+noinst_PROGRAMS += bench/bench-memory bench/bench-lookup bench/bench-build bench/bench-simbuild \
+	bench/bench-predict
+bench_bench_memory_SOURCES = bench/sim/memory.c bench/sim/scenarios.c bench/sim/scenarios.h \
+	bench/sim/sim.c bench/sim/sim.h \
 	bench/sim/backend_avrm.c bench/sim/backend_avrm.h \
 	bench/models/models.c bench/models/models.h
 bench_bench_memory_LDADD = libavrm.a
+bench_bench_simbuild_SOURCES = bench/sim/simbuild.c bench/sim/scenarios.c bench/sim/scenarios.h \
+	bench/sim/sim.c bench/sim/sim.h bench/sim/backend_avrm.c bench/sim/backend_avrm.h \
+	bench/models/ch4build.c bench/models/ch4build.h
+bench_bench_simbuild_LDADD = libavrm.a
+# the simulator's prediction of the real library's pvars (test/simcheck)
+bench_bench_predict_SOURCES = bench/sim/predict.c bench/sim/sim.c bench/sim/sim.h \
+	bench/sim/backend_avrm.c bench/sim/backend_avrm.h
+bench_bench_predict_LDADD = libavrm.a
 bench_bench_lookup_SOURCES = bench/lookup/lookup.c bench/common/maps.c bench/common/maps.h
 bench_bench_lookup_LDADD = libavrm.a
 bench_bench_build_SOURCES = bench/build/buildtime.c bench/common/maps.c bench/common/maps.h

@@ -1,9 +1,12 @@
 #!/bin/sh
 # run-core.sh [quick|full] [BUILDDIR] - memory (simulator + MODELs), lookup
-# instructions/ns, map build time; prints the tables; CSV/JSON/PNG in
-# bench/out/ (of the source tree).
-#   quick: N = 4K, 64K (+ 768K for the split/dup scenarios); lookup at 256K; a few minutes on 2 cores
-#   full:  N = 4K, 64K, 768K, 1M (+ 16M for the regular and app scenarios); lookup at 1M
+# instructions/ns, map build time (alone, and inside the simulator's
+# scenarios against a MODEL of MPICH 4.0.2's builder); prints the tables;
+# CSV/JSON/PNG in bench/out/ (of the source tree).
+#   quick: N = 4K, 64K (+ 768K for the split/dup scenarios); lookup at 256K;
+#          builds in the simulator at 64K; a few minutes on 2 cores
+#   full:  N = 4K, 64K, 768K, 1M (+ 16M for the regular and app scenarios); lookup at 1M;
+#          builds in the simulator at 64K and 1M (+ 16M for the regular and app scenarios)
 # Every command is echoed with a leading "+ " (the exact command behind each table).
 # NICE (default 10) is the niceness of the runs: the CPU is often shared.
 set -e
@@ -13,14 +16,15 @@ SRC=$(cd "$(dirname "$0")/.." && pwd)
 B=${2:-$SRC}
 OUT=$SRC/bench/out
 mkdir -p "$OUT"
-for p in bench-memory bench-lookup bench-build; do
+for p in bench-memory bench-lookup bench-build bench-simbuild; do
     [ -x "$B/bench/$p" ] || { echo "missing $B/bench/$p: run make first" >&2; exit 1; }
 done
 case $MODE in
-quick) NS=4096,65536; LN=262144; K=2000000; BN=1048576
+quick) NS=4096,65536; LN=262144; K=2000000; BN=1048576; SBN=65536; SBEXTRA=""
        EXTRA="-n 786432 -s split10,split100,dup10,dup100,isplit100,idup100,nek5000,nwchem,fft3d,kumar" ;;
-full)  NS=4096,65536,786432,1048576; LN=1048576; K=8000000; BN=1048576
-       EXTRA="-n 16777216 -s split10,split100,dup10,dup100,isplit10,isplit100,idup10,idup100,nek5000,nwchem,lsms,workers,fft3d,kumar" ;;
+full)  NS=4096,65536,786432,1048576; LN=1048576; K=8000000; BN=1048576; SBN=65536,1048576
+       EXTRA="-n 16777216 -s split10,split100,dup10,dup100,isplit10,isplit100,idup10,idup100,nek5000,nwchem,lsms,workers,fft3d,kumar"
+       SBEXTRA="-n 16777216 -s split100,dup100,isplit100,idup100,nek5000,nwchem,lsms,workers,fft3d,kumar" ;;
 *) echo "usage: $0 [quick|full] [builddir]" >&2; exit 1 ;;
 esac
 echo "== run-core.sh $MODE, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg) =="
@@ -45,8 +49,12 @@ echo
 echo "== map build time per rank at N=$BN (target <= 10 ns/rank) =="
 run "$B/bench/bench-build" -n $BN -o "$OUT/build.csv"
 echo
+echo "== map build cost per rank inside the simulator's scenarios: ours vs MODEL of MPICH 4.0.2's builder =="
+run "$B/bench/bench-simbuild" -n $SBN -o "$OUT/simbuild.csv"
+[ -z "$SBEXTRA" ] || run "$B/bench/bench-simbuild" $SBEXTRA -a -o "$OUT/simbuild.csv"
+echo
 if command -v gnuplot >/dev/null; then
     run python3 "$SRC/bench/tools/report.py" plots "$OUT"
 fi
 echo "== done, load average $(cut -d' ' -f1-3 /proc/loadavg) =="
-echo "CSV/JSON/PNG in $OUT: memory.csv memory.json features.csv memory_<scenario>.png insns.csv insns.png lookup.csv lookup_ns.png build.csv"
+echo "CSV/JSON/PNG in $OUT: memory.csv memory.json features.csv memory_<scenario>.png insns.csv insns.png lookup.csv lookup_ns.png build.csv simbuild.csv simbuild.png"

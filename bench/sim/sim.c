@@ -1,16 +1,24 @@
 /*
  * sim.c - communicator creation as MPI defines it, replayed for one process.
- * See sim.h. Internal comms follow MPICH's MPIR_Comm_commit: for every
- * intracommunicator that spans more than one node, a node comm (my node's
- * ranks in comm rank order) when my node holds more than one of its ranks,
- * and a node-roots comm (lowest comm rank of each node, in comm rank order)
- * when I am my node's root. Intercomms get a local comm (map dup of the
- * local group), itself committed like an intracomm.
+ * See sim.h. Internal comms follow MPICH 4.0.2 (MPIR_Comm_commit ->
+ * MPIR_Comm_create_subcomms): every committed intracommunicator except the
+ * internal ones gets, unless one of its members is a dynamic process (no
+ * node id) or every member is on a node of its own,
+ *   - a node comm (my node's ranks in comm rank order) when my node holds
+ *     more than one of its ranks, also when the comm lies on one node;
+ *   - a node-roots comm (lowest comm rank of each node, in comm rank order)
+ *     when I am my node's root, also when that comm has one rank.
+ * An intercomm gets its local comm (map dup of the local group, committed
+ * like an intracomm) when it is first used as the parent of a dup, split or
+ * merge (MPII_Setup_intercomm_localcomm), not at creation.
+ * MPI_COMM_SELF is built at init from the world map (one rank: me).
  */
+#define _POSIX_C_SOURCE 200809L
 #include "sim.h"
 #include <stdlib.h>
 #include <string.h>
 #include <stdio.h>
+#include <time.h>
 
 static void make_local(sim_t *s, sim_comm_t *c);   /* the local comm of an intercomm */
 
@@ -61,6 +69,13 @@ static sim_comm_t *comm_new(sim_t *s)
     return c;
 }
 
+static double cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
 /* one event to every back end; out[i] receives back end i's handle */
 static void emit(sim_t *s, void **out, int kind, void **const *ph, uint32_t np,
                  const int32_t *mapping, const sim_src_t *src, const uint32_t *gp,
@@ -71,7 +86,17 @@ static void emit(sim_t *s, void **out, int kind, void **const *ph, uint32_t np,
         for (uint32_t k = 0; k < np; k++) par[k] = ph[k][i];
         sim_ev_t ev = { .kind = kind, .parents = par, .nparents = np, .mapping = mapping,
                         .src = src, .gp = gp, .n = n, .pgid = pgid };
-        out[i] = s->b[i]->map(s->b[i], &ev);
+        sim_backend_t *b = s->b[i];
+        if (s->timing) {
+            double t0 = cpu_ns();
+            out[i] = b->map(b, &ev);
+            b->map_ns += cpu_ns() - t0 - s->clock_ns;
+            b->map_calls++;
+            if (kind == SIM_EV_DUP || kind == SIM_EV_GROUP) b->dup_calls++;
+            else b->map_ranks += n;
+        } else {
+            out[i] = b->map(b, &ev);
+        }
         if (!out[i]) {
             fprintf(stderr, "sim: back end %s failed on event kind %d (n=%u)\n",
                     s->b[i]->name, kind, n);
@@ -105,9 +130,12 @@ static sim_comm_t *child_build(sim_t *s, void **ph, const sim_gp_t *pgp, const i
 
 static void build_internal(sim_t *s, sim_comm_t *c)
 {
-    if (!s->internal || c->inter || !c->gp) return;
-    uint32_t mynode = sim_node_of(s, SIM_PACK(0, s->me));
+    if (!s->internal || c->inter) return;
+    if (!c->gp) { fprintf(stderr, "sim: internal comms of a forgotten comm\n"); s->err = 1; return; }
     uint32_t n = c->size, nloc = 0, nroots = 0;
+    for (uint32_t r = 0; r < n; r++)
+        if (SIM_PGID(sim_gp_at(c->gp, r)) != 0) return;    /* a dynamic process: no node ids */
+    uint32_t mynode = sim_node_of(s, SIM_PACK(0, s->me));
     int32_t *loc = xmalloc((size_t) (n < 4096 ? n : 4096) * 4);   /* grows below */
     uint32_t loccap = n < 4096 ? n : 4096;
     int32_t *roots = xmalloc((size_t) n * 4);
@@ -126,24 +154,40 @@ static void build_internal(sim_t *s, sim_comm_t *c)
         uint32_t nd = sim_node_of(s, sim_gp_at(c->gp, (uint32_t) roots[i]));
         s->seen[nd >> 6] &= ~(1ull << (nd & 63));
     }
-    if (nroots > 1 && nloc > 1)
-        c->node = child_build(s, c->h, c->gp, loc, nloc, c->rank, 1);
-    if (nroots > 1 && nloc >= 1 && (uint32_t) loc[0] == c->rank)
-        c->roots = child_build(s, c->h, c->gp, roots, nroots, c->rank, 1);
+    if (nroots < n) {             /* else every rank is on a node of its own */
+        if (nloc > 1)
+            c->node = child_build(s, c->h, c->gp, loc, nloc, c->rank, 1);
+        if ((uint32_t) loc[0] == c->rank)
+            c->roots = child_build(s, c->h, c->gp, roots, nroots, c->rank, 1);
+    }
     free(loc);
     free(roots);
 }
 
 int sim_init(sim_t *s, uint32_t N, uint32_t P, uint32_t me, sim_backend_t **b, int nb)
 {
+    return sim_init_ex(s, N, P, 0, 0, me, b, nb);
+}
+
+int sim_init_ex(sim_t *s, uint32_t N, uint32_t P, uint32_t rr, int timing, uint32_t me,
+                sim_backend_t **b, int nb)
+{
     memset(s, 0, sizeof *s);
-    s->N = N; s->P = P; s->me = me; s->nb = nb; s->internal = 1;
+    s->N = N; s->P = P; s->rr = rr; s->me = me; s->nb = nb; s->internal = 1;
+    s->timing = timing;
     for (int i = 0; i < nb; i++) s->b[i] = b[i];
     s->gsize[0] = N; s->ngroups = 1;
-    s->node_base[0] = 0;
-    s->node_base[1] = (N + P - 1) / P;
-    s->nnodes_cap = 2 * s->node_base[1] + 2;
-    s->seen = calloc(s->nnodes_cap / 64 + 1, 8);
+    s->nnodes = rr ? rr : (N + P - 1) / P;
+    s->seen = calloc(s->nnodes / 64 + 1, 8);
+    if (!s->seen) return -1;
+    if (timing) {       /* cost of a clock read pair, best of 1000 */
+        double best = 1e30;
+        for (int k = 0; k < 1000; k++) {
+            double t0 = cpu_ns(), t1 = cpu_ns();
+            if (t1 - t0 < best) best = t1 - t0;
+        }
+        s->clock_ns = best;
+    }
     for (int i = 0; i < nb; i++)
         if (b[i]->av_create(b[i], s, 0, N)) { fprintf(stderr, "sim: %s av_create failed\n", b[i]->name); return -1; }
     sim_comm_t *w = comm_new(s);
@@ -152,6 +196,9 @@ int sim_init(sim_t *s, uint32_t N, uint32_t P, uint32_t me, sim_backend_t **b, i
     emit(s, w->h, SIM_EV_GROUP, NULL, 0, NULL, NULL, NULL, N, 0);
     build_internal(s, w);
     s->world = w;
+    int32_t myrank = (int32_t) me;
+    s->self = child_build(s, w->h, w->gp, &myrank, 1, me, 0);
+    sim_forget(s->self);
     return s->err ? -1 : 0;
 }
 
@@ -195,8 +242,15 @@ void sim_forget(sim_comm_t *c)
     c->gp = c->rgp = NULL;
 }
 
+/* the local comm of intercomm c, made on first use (MPII_Setup_intercomm_localcomm) */
+static void need_local(sim_t *s, sim_comm_t *c)
+{
+    if (c->inter && !c->local) make_local(s, c);
+}
+
 sim_comm_t *sim_dup(sim_t *s, sim_comm_t *p)
 {
+    need_local(s, p);
     sim_comm_t *c = comm_new(s);
     c->size = p->size; c->rank = p->rank; c->inter = p->inter; c->rsize = p->rsize;
     c->gp = gp_ref(p->gp);
@@ -206,7 +260,6 @@ sim_comm_t *sim_dup(sim_t *s, sim_comm_t *p)
     if (p->inter) {
         void **rpar[1] = { p->rh };
         emit(s, c->rh, SIM_EV_DUP, rpar, 1, NULL, NULL, NULL, p->rsize, 0);
-        make_local(s, c);
     } else {
         build_internal(s, c);
     }
@@ -363,9 +416,6 @@ sim_comm_t *sim_cart_create(sim_t *s, sim_comm_t *c, int nd, const uint32_t *dim
     uint64_t size = 1;
     for (int i = 0; i < nd; i++) size *= dims[i];
     if (size > c->size) return NULL;
-    if (c == s->world && size == s->N)
-        for (int i = 0; i < s->nb; i++)
-            if (s->b[i]->add_grid) s->b[i]->add_grid(s->b[i], nd, dims);
     if (reorder) {   /* a topology-mapped order: random permutation */
         int32_t *perm = xmalloc((size_t) c->size * 4);
         for (uint32_t i = 0; i < c->size; i++) perm[i] = (int32_t) i;
@@ -429,13 +479,13 @@ sim_comm_t *sim_intercomm_create(sim_t *s, sim_comm_t *local, sim_gp_t *remote)
     const uint32_t *rv = gp_array(remote, &tmp);
     emit(s, c->rh, SIM_EV_GPIDS, NULL, 0, NULL, NULL, rv, remote->n, 0);
     free(tmp);
-    make_local(s, c);
     return c;
 }
 
 struct ic_arg { sim_fn_t f; void *arg; };
 sim_comm_t *sim_inter_split(sim_t *s, sim_comm_t *ic, sim_fn_t lcolor, sim_fn_t rcolor, void *arg)
 {
+    need_local(s, ic);
     int32_t my = lcolor(arg, ic->rank, sim_gp_at(ic->gp, ic->rank));
     if (my == SIM_UNDEF) return NULL;
     uint32_t nl, nr;
@@ -457,12 +507,12 @@ sim_comm_t *sim_inter_split(sim_t *s, sim_comm_t *ic, sim_fn_t lcolor, sim_fn_t 
     emit(s, c->h, SIM_EV_BUILD, lp, 1, ml, NULL, lv, nl, 0);
     emit(s, c->rh, SIM_EV_BUILD, rp, 1, mr, NULL, rv, nr, 0);
     free(ml); free(mr);
-    make_local(s, c);
     return c;
 }
 
 sim_comm_t *sim_inter_merge(sim_t *s, sim_comm_t *ic, int high)
 {
+    need_local(s, ic);
     uint32_t n = ic->size + ic->rsize;
     sim_src_t *src = xmalloc((size_t) n * sizeof *src);
     uint32_t *v = xmalloc((size_t) n * 4);
@@ -481,6 +531,12 @@ sim_comm_t *sim_inter_merge(sim_t *s, sim_comm_t *ic, int high)
     c->size = n;
     c->gp = gp_new(n, v, 0);
     void **par[2] = { ic->h, ic->rh };
+    /* MPIR_Intercomm_merge_impl first commits a temporary intracomm (a
+     * subcomm context id: no internal comms) to agree on the context id,
+     * releases it, then builds the real one */
+    void *tmp[SIM_MAXB];
+    emit(s, tmp, SIM_EV_MULTI, par, 2, NULL, src, v, n, 0);
+    for (int i = 0; i < s->nb; i++) if (tmp[i]) s->b[i]->release(s->b[i], tmp[i]);
     emit(s, c->h, SIM_EV_MULTI, par, 2, NULL, src, v, n, 0);
     free(src);
     build_internal(s, c);
@@ -491,7 +547,6 @@ sim_comm_t *sim_spawn(sim_t *s, uint32_t M)
 {
     s->gsize[1] = M;
     s->ngroups = 2;
-    if ((M + s->P - 1) / s->P + s->node_base[1] >= s->nnodes_cap) return NULL;
     for (int i = 0; i < s->nb; i++)
         if (s->b[i]->av_create(s->b[i], s, 1, M)) { s->err = 1; return NULL; }
     sim_gp_t *g = gp_new(M, NULL, 1);

@@ -6,6 +6,13 @@
  * of "communicator created from parent(s) with this mapping array" events
  * to several back ends: our libavrm and the MODELs of other MPIs
  * (bench/models/). Only communicators that contain `me` are created.
+ * MPI_COMM_SELF and MPICH 4.0.2's internal communicators are created as
+ * MPICH creates them (sim.c's header says when); test/simcheck checks the
+ * resulting bytes against the real library's MPI_T pvars.
+ *
+ * Grids: cart_create declares none to the back ends (MPICH's glue declares
+ * none to libavrm, whose GRID mode uses only the MPI_Dims_create-style
+ * factorizations of the world it adds itself).
  *
  * Memory: a comm keeps its packed gpid array (4 B/rank, transient) only
  * until sim_forget(); the world and its dups need none (identity).
@@ -66,9 +73,13 @@ struct sim_backend {
     int  (*av_create)(sim_backend_t *b, const sim_t *s, uint16_t pgid, uint32_t size);
     void *(*map)(sim_backend_t *b, const sim_ev_t *ev);   /* NULL: error */
     void (*release)(sim_backend_t *b, void *h);
-    void (*add_grid)(sim_backend_t *b, int ndims, const uint32_t *dims);   /* may be NULL */
     void (*report)(sim_backend_t *b, sim_mem_t *out);
     void (*destroy)(sim_backend_t *b);
+    /* filled by the simulator when sim_t.timing is set: thread CPU time
+     * spent in map() (the calibrated cost of reading the clock removed),
+     * calls, and ranks of the maps built other than dups/whole groups */
+    double map_ns;
+    uint64_t map_calls, map_ranks, dup_calls;
 };
 
 typedef struct sim_gp {       /* packed gpids of a group (shared by dups) */
@@ -92,29 +103,41 @@ struct sim_comm {
 
 struct sim {
     uint32_t N, P, me;
-    uint32_t gsize[2], node_base[2];
+    uint32_t rr;              /* 0: P consecutive world ranks per node; else
+                               * rr nodes, world rank i on node i % rr */
+    uint32_t nnodes;
+    uint32_t gsize[2];
     int ngroups;
     int internal;             /* create node/node-roots/local comms (default 1) */
+    int timing;               /* time each back end's map() (sim_backend_t.map_ns) */
+    double clock_ns;          /* cost of one clock read pair, subtracted */
     int nb;
     sim_backend_t *b[SIM_MAXB];
-    sim_comm_t *world, *all;
-    uint64_t *seen;           /* node bitmap, scratch */
-    uint32_t nnodes_cap;
+    sim_comm_t *world, *self, *all;
+    uint64_t *seen;           /* node bitmap (nnodes bits), scratch */
     uint64_t ncomms;          /* communicators created (user + internal) */
     int err;
 };
 
-/* world of N processes (AV pgid 0 in each back end) */
+/* world of N processes (AV pgid 0 in each back end), P per node, with
+ * MPI_COMM_WORLD (and its internal comms) and MPI_COMM_SELF */
 int  sim_init(sim_t *s, uint32_t N, uint32_t P, uint32_t me, sim_backend_t **b, int nb);
+/* the same with a placement: rr == 0 as above, rr > 0 round-robin over rr
+ * nodes (MPICH's MPIR_CVAR_NUM_CLIQUES without CLIQUES_BY_BLOCK); timing:
+ * see sim_backend_t.map_ns */
+int  sim_init_ex(sim_t *s, uint32_t N, uint32_t P, uint32_t rr, int timing, uint32_t me,
+                 sim_backend_t **b, int nb);
 void sim_fini(sim_t *s);      /* releases every map, destroys nothing of the back ends */
 
 static inline uint32_t sim_gp_at(const sim_gp_t *g, uint32_t i)
 {
     return g->v ? g->v[i] : SIM_PACK(g->pgid, i);
 }
+/* node of a world process (MPICH's node_map); a dynamic process (pgid > 0)
+ * has none (MPID_Get_node_id gives -1) */
 static inline uint32_t sim_node_of(const sim_t *s, uint32_t g)
 {
-    return s->node_base[SIM_PGID(g)] + SIM_LPID(g) / s->P;
+    return s->rr ? SIM_LPID(g) % s->rr : SIM_LPID(g) / s->P;
 }
 
 /* Communicator operations; each returns the new comm of me, or NULL when

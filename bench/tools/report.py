@@ -6,11 +6,18 @@
   report.py features MEMORY_CSV [-a]                beyond-paper features table (-a: every N)
   report.py plots OUTDIR                            gnuplot PNGs from the CSVs
   report.py summary OUTDIR                          Markdown tables of a run (for results/SUMMARY.md)
+  report.py simbuild SIMBUILD_CSV                   build cost in the simulator, ours vs MODEL (table)
 """
 import csv, json, os, re, subprocess, sys
 from collections import defaultdict
 
 TARGET = {"direct": 7, "offset": 7}
+
+# the MODEL mode compared with each of our modes: CH4 4.0.2 has one multi-group
+# mode (MLUT, 8 B/rank), which it builds for every map over two or more groups
+MULTI = ("mlut32", "join", "mseg")
+def model_mode(mode):
+    return "mlut" if mode in MULTI else mode
 
 # gnuplot preamble shared by the clustered-bar charts (lookup ns, instructions)
 HISTOGRAM = """set style data histograms
@@ -54,8 +61,7 @@ def insns(cg, modes_txt, out):
                          ok="" if model else ("yes" if per <= tgt + 1e-9 else "NO")))
     model = {r["mode"]: r["insns"] for r in rows if r["label"] == "MODEL"}
     for r in rows:
-        r["model_insns"] = model.get(r["mode"], model.get("mlut") if r["mode"] == "mlut32" else "") \
-            if r["label"] == "OURS" else ""
+        r["model_insns"] = model.get(model_mode(r["mode"]), "") if r["label"] == "OURS" else ""
     with open(out, "w", newline="") as f:
         w = csv.DictWriter(f, fieldnames=list(rows[0]))
         w.writeheader(); w.writerows(rows)
@@ -182,8 +188,8 @@ LOOKUP_X = [("direct", "ours", "direct", "direct"), ("offset", "ours", "offset",
             ("stride", "ours", "stride", "stride"), ("block", "ours", "block", "block"),
             ("except", "ours", "except", None), ("grid", "ours", "grid", None),
             ("ilut", "ours", "ilut", None), ("lut", "ours", "lut", "lut"), ("lut16", "ours", "lut16", None),
-            ("mlut32", "ours", "mlut32", "mlut"), ("mlut (257 groups)", "ours-257groups", "mlut", "mlut"),
-            ("mseg", "ours", "mseg", None),
+            ("mlut32", "ours", "mlut32", "mlut"), ("mlut (pgid 256)", "ours-pgid256", "mlut", "mlut"),
+            ("join", "ours", "join", "mlut"), ("mseg", "ours", "mseg", "mlut"),
             ("direct, computed AV", "ours-computed", "direct", "direct"),
             ("stride, computed AV", "ours-computed", "stride", "stride")]
 
@@ -251,6 +257,27 @@ set key outside top center horizontal
 set grid y
 plot '%s' using 2:xtic(1) title 'ours, sequential ranks' lc rgb '#1b9e77', '' using 3 title 'ours, random ranks' lc rgb '#66c2a5', '' using 4 title 'MODEL CH4 4.0.2, sequential' lc rgb '#d95f02', '' using 5 title 'MODEL CH4 4.0.2, random' lc rgb '#fc8d62'
 """ % (os.path.join(outdir, "lookup_ns.png"), n, HISTOGRAM % ymax(t), dat))
+    sb = os.path.join(outdir, "simbuild.csv")
+    if os.path.exists(sb):
+        dat = os.path.join(outdir, "simbuild.dat")
+        rows = simbuild_rows(sb)
+        with open(dat, "w") as f:
+            for r in rows:
+                f.write('"%s %s" %s %s\n' % (r["scenario"], nfmt(r["N"]), r["ours"] or "NaN", r["model"] or "NaN"))
+        gp("""set terminal pngcairo size 1800,700 font ',10'
+set output '%s'
+set title 'map build time per rank inside the simulator (thread CPU time in the builder; ranks of maps built by a mapping)'
+set style data histograms
+set style histogram clustered gap 1
+set style fill solid 0.85 border -1
+set xtics rotate by -45 scale 0 font ',8'
+set bmargin 9
+set logscale y
+set ylabel 'ns per rank (log)'
+set key outside top center horizontal
+set grid y
+plot '%s' using 2:xtic(1) title 'ours (libavrm, default parameters)' lc rgb '#1b9e77', '' using 3 title 'MODEL of MPICH 4.0.2 CH4 builder' lc rgb '#d95f02'
+""" % (os.path.join(outdir, "simbuild.png"), dat))
     ins = os.path.join(outdir, "insns.csv")
     if os.path.exists(ins):
         dat = os.path.join(outdir, "insns.dat")
@@ -266,8 +293,22 @@ set title 'instructions per lookup (callgrind: loop minus empty loop), ours vs M
 %sset ylabel 'instructions per lookup'
 set key outside top center horizontal
 set grid y
-plot '%s' using 2:xtic(1) title 'ours' lc rgb '#1b9e77', '' using 4 title 'MODEL CH4 4.0.2 (same mode; mlut for mlut32)' lc rgb '#d95f02', '' using 0:3 with points pt 7 ps 1.8 lc rgb 'black' title 'target (7 direct/offset, 11 others)'
+plot '%s' using 2:xtic(1) title 'ours' lc rgb '#1b9e77', '' using 4 title 'MODEL CH4 4.0.2 (same mode; mlut for mlut32/join/mseg)' lc rgb '#d95f02', '' using 0:3 with points pt 7 ps 1.8 lc rgb 'black' title 'target (7 direct/offset, 11 others)'
 """ % (os.path.join(outdir, "insns.png"), HISTOGRAM % ymax(t), dat))
+
+def simbuild_rows(path):
+    """per (scenario, N): ours and MODEL ns/rank, ms, ranks (bench-simbuild CSV)"""
+    by, order = {}, []
+    for r in csv.DictReader(open(path)):
+        k = (r["scenario"], int(r["N"]))
+        if k not in by:
+            by[k] = dict(scenario=k[0], N=k[1], ranks=int(r["ranks"]), ours=None, model=None,
+                         ours_ms=None, model_ms=None)
+            order.append(k)
+        side = "model" if r["label"] == "MODEL" else "ours"
+        by[k][side] = float(r["ns_per_rank"])
+        by[k][side + "_ms"] = float(r["ns_total"]) / 1e6
+    return [by[k] for k in order]
 
 def md_table(head, rows):
     out = ["| " + " | ".join(head) + " |", "|" + "|".join("---:" if k else "---" for k in range(len(head))) + "|"]
@@ -320,7 +361,7 @@ def summary(outdir):
         for r in lrows:
             if r["label"] != "OURS":
                 continue
-            m = mod.get("mlut" if r["mode"] == "mlut32" else r["mode"])
+            m = mod.get(model_mode(r["mode"]))
             out.append([r["impl"], r["mode"], r["actual_mode"], r["n"], r["ns_seq"], r["ns_rand"],
                         m["ns_seq"] if m else "-", m["ns_rand"] if m else "-"])
         P.append(md_table(["impl", "mode", "actual mode", "n", "ns seq", "ns random", "MODEL ns seq",
@@ -331,6 +372,15 @@ def summary(outdir):
         P.append(md_table(["kind", "actual mode", "n", "best us", "ns/rank", "target", "ok"],
                           [[r["kind"], r["actual_mode"], r["n"], "%.1f" % (float(r["ns_total_best"]) / 1e3),
                             r["ns_per_rank"], r["target_ns_per_rank"], r["ok"]] for r in csv.DictReader(open(bd))]))
+    sb = os.path.join(outdir, "simbuild.csv")
+    if os.path.exists(sb):
+        P.append("\n### map build cost inside the simulator\n")
+        P.append(md_table(["scenario", "N", "ranks built", "ours ms", "MODEL ms", "ours ns/rank",
+                           "MODEL ns/rank", "ours/MODEL"],
+                          [[r["scenario"], nfmt(r["N"]), r["ranks"], "%.2f" % r["ours_ms"], "%.2f" % r["model_ms"],
+                            "%.2f" % r["ours"], "%.2f" % r["model"],
+                            "%.2f" % (r["ours"] / r["model"]) if r["model"] else "-"]
+                           for r in simbuild_rows(sb)]))
     print("\n".join(P))
 
 if __name__ == "__main__":
@@ -344,5 +394,12 @@ if __name__ == "__main__":
         print_features(allr if "-a" in sys.argv[3:] else compact)
     elif cmd == "summary":
         summary(sys.argv[2])
+    elif cmd == "simbuild":
+        print("%-13s %5s %11s %10s %10s %9s %9s %7s" % ("scenario", "N", "ranks", "ours ms", "MODEL ms",
+                                                       "ours ns", "MODEL ns", "ratio"))
+        for r in simbuild_rows(sys.argv[2]):
+            print("%-13s %5s %11d %10.2f %10.2f %9.2f %9.2f %7s" % (
+                r["scenario"], nfmt(r["N"]), r["ranks"], r["ours_ms"], r["model_ms"], r["ours"], r["model"],
+                "%.2f" % (r["ours"] / r["model"]) if r["model"] else "-"))
     elif cmd == "plots":
         plots(sys.argv[2])
