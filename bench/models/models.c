@@ -55,6 +55,13 @@ static int av_create(sim_backend_t *b, const sim_t *sm, uint16_t pgid, uint32_t 
     return 0;
 }
 
+static void av_destroy(sim_backend_t *b, uint16_t pgid, uint32_t size)
+{
+    (void) pgid;
+    mst_t *s = b->st;
+    s->entries -= s->c->entry_b * size;
+}
+
 static int single_group(const uint32_t *gp, uint32_t n)
 {
     for (uint32_t i = 1; i < n; i++) if (SIM_PGID(gp[i]) != SIM_PGID(gp[0])) return 0;
@@ -182,6 +189,7 @@ sim_backend_t *model_backend_new(int kind)
     b->label = "MODEL";
     b->st = s;
     b->av_create = av_create;
+    b->av_destroy = av_destroy;
     b->map = map;
     b->release = release;
     b->report = report;

@@ -57,6 +57,13 @@ static int av_create(sim_backend_t *b, const sim_t *sm, uint16_t pgid, uint32_t 
     return 0;
 }
 
+static void av_destroy(sim_backend_t *b, uint16_t pgid, uint32_t size)
+{
+    (void) size;
+    ost_t *s = b->st;
+    avrm_av_destroy(s->ctx, pg_of(s, pgid));
+}
+
 static void *map(sim_backend_t *b, const sim_ev_t *ev)
 {
     ost_t *s = b->st;
@@ -154,6 +161,7 @@ static sim_backend_t *make(const avrm_params_t *p, int computed, int wide, const
     b->label = "OURS";
     b->st = s;
     b->av_create = av_create;
+    b->av_destroy = av_destroy;
     b->map = map;
     b->release = release;
     b->report = report;

@@ -129,10 +129,25 @@ static void sc_workers(run_t *r)
     keep(r, sim_split(r->s, r->s->world, not_zero, key_rank, NULL));
 }
 
+/* 2 processes spawned by world rank 0, merged after the world, then one
+ * reordered dup of the merged comm (key: a permutation of its ranks) */
+static void sc_spawn(run_t *r)
+{
+    sim_t *s = r->s;
+    sim_comm_t *ic = sim_spawn(s, 2);
+    keep(r, ic);
+    if (!ic) return;
+    sim_comm_t *m = sim_inter_merge(s, ic, 0);
+    keep(r, m);
+    int32_t perm[1024 + 2];
+    shuffle(perm, m->size, 2000);
+    keep(r, sim_split(s, m, zero, from_array, perm));
+}
+
 static const struct { const char *name; void (*fn)(run_t *); } scen[] = {
     { "init", sc_init }, { "split", sc_split }, { "dup", sc_dup }, { "reorder", sc_reorder },
     { "incl", sc_incl }, { "colsplit", sc_colsplit }, { "inter", sc_inter }, { "cart", sc_cart },
-    { "workers", sc_workers },
+    { "workers", sc_workers }, { "spawn", sc_spawn },
 };
 #define NSC (sizeof scen / sizeof scen[0])
 
@@ -185,10 +200,10 @@ int main(int argc, char **argv)
             run_t r = { &s, { 0 }, 0 };
             scen[k].fn(&r);
             print(b, scen[k].name, "", me);
+            if (s.err) { fprintf(stderr, "%s: simulator error\n", scen[k].name); rc = 1; }
             for (int i = r.nc - 1; i >= 0; i--) sim_free(&s, r.c[i]);
             print(b, scen[k].name, "-freed", me);
         }
-        if (s.err) rc = 1;
         sim_fini(&s);
         b->destroy(b);
     }

@@ -12,6 +12,8 @@
  * like an intracomm) when it is first used as the parent of a dup, split or
  * merge (MPII_Setup_intercomm_localcomm), not at creation.
  * MPI_COMM_SELF is built at init from the world map (one rank: me).
+ * Spawn: see sim.h; the AVs of dynamic groups are reference counted by the
+ * maps that use them (MPIDIU_map_ref_groups), as in MPICH's glue.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "sim.h"
@@ -107,6 +109,29 @@ static void emit(sim_t *s, void **out, int kind, void **const *ph, uint32_t np,
 
 static void build_internal(sim_t *s, sim_comm_t *c);
 
+/* dynamic groups used by packed gpids v[0..n) */
+static uint8_t dyn_mask(const uint32_t *v, uint32_t n)
+{
+    uint8_t m = 0;
+    for (uint32_t i = 0; i < n; i++)
+        if (SIM_PGID(v[i])) m |= (uint8_t) (1u << (SIM_PGID(v[i]) - 1));
+    return m;
+}
+
+/* a map using the dynamic groups of m is made (add) or released: the last
+ * release of a group destroys its AV in every back end */
+static void dyn_ref(sim_t *s, uint8_t m, int add)
+{
+    for (uint32_t g = 1; g < SIM_MAXG; g++) {
+        if (!(m >> (g - 1) & 1)) continue;
+        if (add) { s->dynrefs[g]++; continue; }
+        if (--s->dynrefs[g]) continue;
+        for (int i = 0; i < s->nb; i++)
+            if (s->b[i]->av_destroy) s->b[i]->av_destroy(s->b[i], (uint16_t) g, s->gsize[g]);
+        s->gsize[g] = 0;
+    }
+}
+
 /* child of intracomm-side (h/gp) with mapping; internal comms are not
  * committed further */
 static sim_comm_t *child_build(sim_t *s, void **ph, const sim_gp_t *pgp, const int32_t *mapping,
@@ -121,8 +146,10 @@ static sim_comm_t *child_build(sim_t *s, void **ph, const sim_gp_t *pgp, const i
     }
     c->size = n;
     c->gp = gp_new(n, v, 0);
+    c->dyn = dyn_mask(v, n);
     void **par[1] = { ph };
     emit(s, c->h, SIM_EV_BUILD, par, 1, mapping, NULL, v, n, 0);
+    dyn_ref(s, c->dyn, 1);
     if (!internal) build_internal(s, c);
     else sim_forget(c);
     return c;
@@ -204,6 +231,8 @@ int sim_init_ex(sim_t *s, uint32_t N, uint32_t P, uint32_t rr, int timing, uint3
 
 static void release_maps(sim_t *s, sim_comm_t *c)
 {
+    if (s->nb && c->h[0]) dyn_ref(s, c->dyn, 0);
+    if (s->nb && c->rh[0]) dyn_ref(s, c->rdyn, 0);
     for (int i = 0; i < s->nb; i++) {
         if (c->h[i]) s->b[i]->release(s->b[i], c->h[i]);
         if (c->rh[i]) s->b[i]->release(s->b[i], c->rh[i]);
@@ -255,11 +284,15 @@ sim_comm_t *sim_dup(sim_t *s, sim_comm_t *p)
     c->size = p->size; c->rank = p->rank; c->inter = p->inter; c->rsize = p->rsize;
     c->gp = gp_ref(p->gp);
     c->rgp = gp_ref(p->rgp);
+    c->dyn = p->dyn;
     void **par[1] = { p->h };
     emit(s, c->h, SIM_EV_DUP, par, 1, NULL, NULL, NULL, p->size, 0);
+    dyn_ref(s, c->dyn, 1);
     if (p->inter) {
+        c->rdyn = p->rdyn;
         void **rpar[1] = { p->rh };
         emit(s, c->rh, SIM_EV_DUP, rpar, 1, NULL, NULL, NULL, p->rsize, 0);
+        dyn_ref(s, c->rdyn, 1);
     } else {
         build_internal(s, c);
     }
@@ -458,8 +491,10 @@ static void make_local(sim_t *s, sim_comm_t *c)
     if (!s->internal) return;
     sim_comm_t *l = comm_new(s);
     l->size = c->size; l->rank = c->rank; l->gp = gp_ref(c->gp);
+    l->dyn = c->dyn;
     void **lp[1] = { c->h };
     emit(s, l->h, SIM_EV_DUP, lp, 1, NULL, NULL, NULL, c->size, 0);
+    dyn_ref(s, l->dyn, 1);
     build_internal(s, l);
     sim_forget(l);
     c->local = l;
@@ -473,11 +508,15 @@ sim_comm_t *sim_intercomm_create(sim_t *s, sim_comm_t *local, sim_gp_t *remote)
     c->gp = gp_ref(local->gp);
     c->rsize = remote->n;
     c->rgp = gp_ref(remote);
+    c->dyn = local->dyn;
     void **par[1] = { local->h };
     emit(s, c->h, SIM_EV_DUP, par, 1, NULL, NULL, NULL, c->size, 0);
+    dyn_ref(s, c->dyn, 1);
     uint32_t *tmp;
     const uint32_t *rv = gp_array(remote, &tmp);
+    c->rdyn = dyn_mask(rv, remote->n);
     emit(s, c->rh, SIM_EV_GPIDS, NULL, 0, NULL, NULL, rv, remote->n, 0);
+    dyn_ref(s, c->rdyn, 1);
     free(tmp);
     return c;
 }
@@ -503,9 +542,13 @@ sim_comm_t *sim_inter_split(sim_t *s, sim_comm_t *ic, sim_fn_t lcolor, sim_fn_t 
     c->size = nl; c->rsize = nr;
     c->gp = gp_new(nl, lv, 0);
     c->rgp = gp_new(nr, rv, 0);
+    c->dyn = dyn_mask(lv, nl);
+    c->rdyn = dyn_mask(rv, nr);
     void **lp[1] = { ic->h }, **rp[1] = { ic->rh };
     emit(s, c->h, SIM_EV_BUILD, lp, 1, ml, NULL, lv, nl, 0);
     emit(s, c->rh, SIM_EV_BUILD, rp, 1, mr, NULL, rv, nr, 0);
+    dyn_ref(s, c->dyn, 1);
+    dyn_ref(s, c->rdyn, 1);
     free(ml); free(mr);
     return c;
 }
@@ -530,27 +573,61 @@ sim_comm_t *sim_inter_merge(sim_t *s, sim_comm_t *ic, int high)
     }
     c->size = n;
     c->gp = gp_new(n, v, 0);
+    c->dyn = dyn_mask(v, n);
     void **par[2] = { ic->h, ic->rh };
     /* MPIR_Intercomm_merge_impl first commits a temporary intracomm (a
      * subcomm context id: no internal comms) to agree on the context id,
      * releases it, then builds the real one */
     void *tmp[SIM_MAXB];
     emit(s, tmp, SIM_EV_MULTI, par, 2, NULL, src, v, n, 0);
+    dyn_ref(s, c->dyn, 1);
     for (int i = 0; i < s->nb; i++) if (tmp[i]) s->b[i]->release(s->b[i], tmp[i]);
+    dyn_ref(s, c->dyn, 0);
     emit(s, c->h, SIM_EV_MULTI, par, 2, NULL, src, v, n, 0);
+    dyn_ref(s, c->dyn, 1);
     free(src);
     build_internal(s, c);
     return c;
 }
 
+static int av_create_all(sim_t *s, uint16_t pgid, uint32_t size)
+{
+    s->gsize[pgid] = size;
+    for (int i = 0; i < s->nb; i++)
+        if (s->b[i]->av_create(s->b[i], s, pgid, size)) { s->err = 1; return -1; }
+    return 0;
+}
+
 sim_comm_t *sim_spawn(sim_t *s, uint32_t M)
 {
-    s->gsize[1] = M;
-    s->ngroups = 2;
-    for (int i = 0; i < s->nb; i++)
-        if (s->b[i]->av_create(s->b[i], s, 1, M)) { s->err = 1; return NULL; }
-    sim_gp_t *g = gp_new(M, NULL, 1);
+    int root = s->me == 0;
+    s->ngroups = root && M > 1 ? 3 : 2;
+    uint32_t *v = xmalloc((size_t) M * 4);
+    sim_comm_t *peer = NULL;
+    if (root) {
+        /* dynamic_intercomm_create: the children's root address in an AV
+         * of its own, a peer intercomm (self <-> it), then
+         * MPIDI_OFI_upids_to_gpids finds that address and puts the others
+         * in a new AV */
+        if (av_create_all(s, 1, 1)) { free(v); return NULL; }
+        peer = comm_new(s);
+        peer->inter = 1;
+        peer->size = peer->rsize = 1;
+        peer->rdyn = 1;
+        void **par[1] = { s->self->h };
+        emit(s, peer->h, SIM_EV_DUP, par, 1, NULL, NULL, NULL, 1, 0);
+        uint32_t rg = SIM_PACK(1, 0);
+        emit(s, peer->rh, SIM_EV_GPIDS, NULL, 0, NULL, NULL, &rg, 1, 0);
+        dyn_ref(s, peer->rdyn, 1);
+        if (M > 1 && av_create_all(s, 2, M - 1)) { free(v); return NULL; }
+        for (uint32_t i = 0; i < M; i++) v[i] = i ? SIM_PACK(2, i - 1) : SIM_PACK(1, 0);
+    } else {
+        if (av_create_all(s, 1, M)) { free(v); return NULL; }
+        for (uint32_t i = 0; i < M; i++) v[i] = SIM_PACK(1, i);
+    }
+    sim_gp_t *g = gp_new(M, v, 1);
     sim_comm_t *ic = sim_intercomm_create(s, s->world, g);
     sim_gp_unref(g);
+    if (peer) sim_free(s, peer);
     return ic;
 }

@@ -25,6 +25,7 @@
 
 #define SIM_MAXB 12           /* back ends per run */
 #define SIM_UNDEF (-1)        /* MPI_UNDEFINED colour */
+#define SIM_MAXG 3            /* groups: the world, at most two AVs of one spawn */
 
 /* packed gpid: pgid in bits 24..31, lpid in bits 0..23 (16M max) */
 #define SIM_PACK(pg, l)  ((uint32_t) (pg) << 24 | (uint32_t) (l))
@@ -75,6 +76,8 @@ struct sim_backend {
     void (*release)(sim_backend_t *b, void *h);
     void (*report)(sim_backend_t *b, sim_mem_t *out);
     void (*destroy)(sim_backend_t *b);
+    /* a dynamic group's AV is freed (no map uses it any more); may be NULL */
+    void (*av_destroy)(sim_backend_t *b, uint16_t pgid, uint32_t size);
     /* filled by the simulator when sim_t.timing is set: thread CPU time
      * spent in map() (the calibrated cost of reading the clock removed),
      * calls, and ranks of the maps built other than dups/whole groups */
@@ -98,6 +101,7 @@ struct sim_comm {
     sim_gp_t *rgp;
     void *rh[SIM_MAXB];
     sim_comm_t *node, *roots, *local;   /* internal comms MPICH creates */
+    uint8_t dyn, rdyn;        /* bit g-1: the local / remote map uses dynamic group g */
     sim_comm_t *next;         /* all comms, for teardown */
 };
 
@@ -106,7 +110,8 @@ struct sim {
     uint32_t rr;              /* 0: P consecutive world ranks per node; else
                                * rr nodes, world rank i on node i % rr */
     uint32_t nnodes;
-    uint32_t gsize[2];
+    uint32_t gsize[SIM_MAXG];    /* AV size of each group (0: none) */
+    uint32_t dynrefs[SIM_MAXG];  /* maps using each dynamic group */
     int ngroups;
     int internal;             /* create node/node-roots/local comms (default 1) */
     int timing;               /* time each back end's map() (sim_backend_t.map_ns) */
@@ -154,7 +159,13 @@ sim_comm_t *sim_cart_sub(sim_t *s, sim_comm_t *cart, int ndims, const uint32_t *
 sim_comm_t *sim_intercomm_create(sim_t *s, sim_comm_t *local, sim_gp_t *remote);
 sim_comm_t *sim_inter_split(sim_t *s, sim_comm_t *ic, sim_fn_t lcolor, sim_fn_t rcolor, void *arg);
 sim_comm_t *sim_inter_merge(sim_t *s, sim_comm_t *ic, int high);
-sim_comm_t *sim_spawn(sim_t *s, uint32_t M);  /* parent side: intercomm world <-> new group pgid 1 */
+/* parent side of MPI_Comm_spawn of M processes (root: world rank 0):
+ * intercomm world <-> the new group, as MPICH 4.0.2 CH4 builds it: the
+ * root keeps the children's root in an AV of its own (pgid 1, made for a
+ * temporary peer intercomm) and the other M-1 in a second AV (pgid 2);
+ * every other rank has one AV of M (pgid 1). A dynamic group's AV is
+ * destroyed when the last map using it is released. */
+sim_comm_t *sim_spawn(sim_t *s, uint32_t M);
 /* gpids of the group with colour `color` of a split of c (no comm created):
  * the remote side of an intercomm that me is not part of. */
 sim_gp_t *sim_split_group(sim_t *s, sim_comm_t *c, sim_fn_t color, sim_fn_t key, void *arg, int32_t want);
