@@ -4,6 +4,8 @@
 # Phases (each prints its own "N passed, N failed" last line, which is summed):
 #   unit    core library unit tests (+ sanitizers, + short fuzz with clang)
 #   mpi     our MPI tests (test/mpi), several sizes, shm/netmod/emulated nodes
+#   simcheck the simulator's predicted address-layer bytes against the real
+#           library's MPI_T pvars, byte for byte (test/simcheck)
 #   mpich   MPICH's own test suite from the same tarball (subset, xfail list)
 #   mpich-variants  its comm group topo spawn again with MPIR_CVAR_AVRM_PATTERNS=0
 #           and with MPIR_CVAR_AVRM_COMPUTED_AV=1 (reusing the mpich phase's build)
@@ -17,13 +19,14 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 bdir=$1 prefix=$2
 out=$bdir/test-out; mkdir -p "$out"
 src=$bdir/mpich-build/mpich-patched-src
-phases=${AVRM_TEST_PHASES:-unit mpi mpich mpich-variants dropin cluster}
+phases=${AVRM_TEST_PHASES:-unit mpi simcheck mpich mpich-variants dropin cluster}
 tp=0 tf=0 ts=0 summary=""
 for ph in $phases; do
     t0=$(date +%s)
     case $ph in
         unit)   cmd="$top/test/unit/run.sh $bdir" ;;
         mpi)    cmd="$top/test/mpi/runtests.sh $prefix $out/mpi" ;;
+        simcheck) cmd="$top/test/simcheck/run.sh $bdir $prefix $out/simcheck" ;;
         mpich)  cmd="$top/test/mpich-suite/run.sh $prefix $src $out/mpich-suite" ;;
         mpich-variants) cmd="env AVRM_SUITE_BUILD=$out/mpich-suite/build $top/test/mpich-suite/variants.sh $prefix $src $out/mpich-variants" ;;
         dropin) cmd="$top/test/dropin/run.sh $prefix" ;;

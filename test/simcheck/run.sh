@@ -1,0 +1,144 @@
+#!/bin/sh
+# The simcheck phase of make check: the simulator's prediction of the
+# address layer's bytes (bench/bench-predict) against the real library's
+# MPI_T pvars (pvars.c under PREFIX's mpiexec), byte for byte, on every rank.
+#
+#   run.sh BUILDDIR PREFIX OUTDIR
+#
+# For each size (SIMCHECK_SIZES, default "8 16 32") and placement
+# (SIMCHECK_CONFIGS, default "shm nolocal block2 rr2"):
+#   shm      one node (MPICH's default on one host)   bench-predict -P N
+#   nolocal  MPIR_CVAR_NOLOCAL=1: a node per process   -P 1
+#   block2   MPIR_CVAR_NUM_CLIQUES=2, CLIQUES_BY_BLOCK  -P N/2
+#   rr2      MPIR_CVAR_NUM_CLIQUES=2 (round-robin)      -r 2
+# one mpiexec runs every scenario; each scenario (its lines after creation
+# and after the frees, every rank) is one test: PASS when the real lines
+# equal the predicted ones, else FAIL with the differing lines.
+# A control per size: the real shm run compared with the nolocal
+# prediction must differ (else the comparison cannot fail: FAIL).
+# A run that fails (exit status, timeout SIMCHECK_TIMEOUT s, default 120)
+# fails each of its scenarios. Ends with "N passed, N failed".
+# Beside it, not a test: OUTDIR/heap.txt, per run and scenario, the bytes
+# libavrm added and the rest of the malloc heap's growth (what neither side
+# counts: MPICH's communicator objects, libfabric), min..max over ranks;
+# the n=32 shm rows are printed.
+set -u
+[ $# -eq 3 ] || { echo "usage: $0 BUILDDIR PREFIX OUTDIR" >&2; exit 2; }
+bdir=$(cd "$1" && pwd) || exit 2
+prefix=$(cd "$2" && pwd) || exit 2
+mkdir -p "$3" && out=$(cd "$3" && pwd) || exit 2
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+. "$here/../mpienv.sh"
+
+sizes=${SIMCHECK_SIZES:-"8 16 32"}
+configs=${SIMCHECK_CONFIGS:-"shm nolocal block2 rr2"}
+tmo=${SIMCHECK_TIMEOUT:-120}
+scens="init split dup reorder incl colsplit inter cart workers spawn"
+predict=$bdir/bench/bench-predict
+pass=0 fail=0 t0=$(date +%s)
+printf '%-12s %-9s %-20s %-20s\n' run scenario "libavrm bytes" "rest of the heap" > "$out/heap.txt"
+
+# heap lines of a run -> one row per scenario: libavrm bytes and the rest
+heap_rows() {  # tag file
+    grep '^heap ' "$2" | awk -v tag="$1" '
+        { s = $2; a = $5; o = $4 - $5
+          if (!(s in n)) { ord[++k] = s; amin[s] = amax[s] = a; omin[s] = omax[s] = o }
+          n[s]++
+          if (a < amin[s]) amin[s] = a; if (a > amax[s]) amax[s] = a
+          if (o < omin[s]) omin[s] = o; if (o > omax[s]) omax[s] = o }
+        END { for (i = 1; i <= k; i++) { s = ord[i]
+              printf "%-12s %-9s %9d..%-9d %9d..%-9d\n", tag, s, amin[s], amax[s], omin[s], omax[s] } }'
+}
+
+finish() {
+    echo "simcheck: $(($(date +%s) - t0)) s"
+    echo "$pass passed, $fail failed"
+    [ "$fail" -eq 0 ]
+    exit
+}
+
+if [ ! -x "$predict" ]; then
+    echo "FAIL simcheck: no $predict (make bench/bench-predict)"
+    fail=1; echo "heap growth per scenario (bytes per rank, min..max over ranks; all runs in $out/heap.txt):"
+grep -E '^(run|n32-shm) ' "$out/heap.txt" | sed 's/^/    /'
+finish
+fi
+if ! "$prefix/bin/mpicc" -std=c11 -Wall -Wextra -O2 -I"$top/bench/real" -o "$out/pvars" \
+        "$here/pvars.c" > "$out/pvars.build.log" 2>&1; then
+    cat "$out/pvars.build.log"
+    echo "FAIL simcheck: pvars.c does not build"
+    fail=1; echo "heap growth per scenario (bytes per rank, min..max over ranks; all runs in $out/heap.txt):"
+grep -E '^(run|n32-shm) ' "$out/heap.txt" | sed 's/^/    /'
+finish
+fi
+
+# predict options and MPICH environment of a placement
+placement() {  # cfg n
+    case $1 in
+        shm) popt="-P $2" penv="" ;;
+        nolocal) popt="-P 1" penv="MPIR_CVAR_NOLOCAL=1" ;;
+        block2) popt="-P $(($2 / 2))" penv="MPIR_CVAR_NUM_CLIQUES=2 MPIR_CVAR_CLIQUES_BY_BLOCK=1" ;;
+        rr2) popt="-r 2" penv="MPIR_CVAR_NUM_CLIQUES=2" ;;
+        *) return 1 ;;
+    esac
+}
+
+# lines of scenario s (both phases), sorted
+lines() { grep -E "^$1(-freed)? " "$2" | sort; }
+
+for n in $sizes; do
+    for cfg in $configs; do
+        if ! placement "$cfg" "$n"; then
+            echo "FAIL n=$n $cfg: unknown placement"
+            fail=$((fail + 1)); continue
+        fi
+        tag=n$n-$cfg
+        t1=$(date +%s)
+        # shellcheck disable=SC2086
+        env $penv timeout "$tmo" "$prefix/bin/mpiexec" -n "$n" "$out/pvars" \
+            > "$out/$tag.real" 2> "$out/$tag.err"
+        rc=$?
+        # shellcheck disable=SC2086
+        "$predict" -n "$n" $popt > "$out/$tag.sim" 2>> "$out/$tag.err"
+        prc=$?
+        dt=$(($(date +%s) - t1))
+        if [ $rc -ne 0 ] || [ $prc -ne 0 ]; then
+            echo "FAIL n=$n $cfg: mpiexec exit $rc, bench-predict exit $prc (${dt}s; $out/$tag.err):"
+            sed 's/^/    /' "$out/$tag.err" | head -20
+            for s in $scens; do fail=$((fail + 1)); done
+            continue
+        fi
+        for s in $scens; do
+            lines "$s" "$out/$tag.real" > "$out/$tag.$s.real"
+            lines "$s" "$out/$tag.sim" > "$out/$tag.$s.sim"
+            if [ ! -s "$out/$tag.$s.real" ]; then
+                echo "FAIL n=$n $cfg $s: no lines from pvars"
+                fail=$((fail + 1))
+            elif cmp -s "$out/$tag.$s.real" "$out/$tag.$s.sim"; then
+                echo "PASS n=$n $cfg $s"
+                pass=$((pass + 1))
+            else
+                echo "FAIL n=$n $cfg $s: real (<) and simulator (>) differ:"
+                diff "$out/$tag.$s.real" "$out/$tag.$s.sim" | grep '^[<>]' | head -12 | sed 's/^/    /'
+                fail=$((fail + 1))
+            fi
+        done
+        echo "     n=$n $cfg: ${dt}s"
+        heap_rows "$tag" "$out/$tag.real" >> "$out/heap.txt"
+    done
+    # control: another placement's prediction must not match
+    if [ -s "$out/n$n-shm.real" ]; then
+        "$predict" -n "$n" -P 1 2>/dev/null | sort > "$out/n$n.control.sim"
+        if sort "$out/n$n-shm.real" | cmp -s - "$out/n$n.control.sim"; then
+            echo "FAIL n=$n control: the nolocal prediction equals the shm run (the check cannot fail)"
+            fail=$((fail + 1))
+        else
+            echo "PASS n=$n control: the nolocal prediction differs from the shm run"
+            pass=$((pass + 1))
+        fi
+    fi
+done
+echo "heap growth per scenario (bytes per rank, min..max over ranks; all runs in $out/heap.txt):"
+grep -E '^(run|n32-shm) ' "$out/heap.txt" | sed 's/^/    /'
+finish
