@@ -21,7 +21,7 @@ bench_bench_build_SOURCES = bench/build/buildtime.c bench/common/maps.c bench/co
 bench_bench_build_LDADD = libavrm.a
 EXTRA_DIST += bench/run-core.sh bench/tools/report.py bench/README.md
 
-.PHONY: bench-core bench-core-full bench-ch4
+.PHONY: bench-core bench-core-full bench-ch4 bench-real
 bench-core: bench/bench-memory bench/bench-lookup bench/bench-build
 	$(top_srcdir)/bench/run-core.sh quick $(abs_top_builddir)
 bench-core-full: bench/bench-memory bench/bench-lookup bench/bench-build
@@ -29,3 +29,8 @@ bench-core-full: bench/bench-memory bench/bench-lookup bench/bench-build
 # `make bench-ch4`: ours vs stock MPICH, measured on both builds (bench/real/README.md)
 bench-ch4:
 	MPICH_PATCHED=$(MPICH_PATCHED) MPICH_STOCK=$(MPICH_STOCK) $(top_srcdir)/bench/real/run-ch4.sh $(abs_top_builddir)/bench/out/ch4
+# `make bench-real`: ours vs stock MPICH vs Open MPI, issue 8 (bench/real/README.md);
+# needs `make mpich mpich-stock`, builds its programs, writes bench/out/real
+bench-real:
+	MPICH_PATCHED=$(MPICH_PATCHED) MPICH_STOCK=$(MPICH_STOCK) REPORT_COMMAND="make bench-real" \
+		$(top_srcdir)/bench/real/run-real.sh $(abs_top_builddir)/bench/out/real

@@ -1,24 +1,35 @@
 /*
- * commheap: heap bytes per created communicator, and the rank map each
- * shape gets (from our MPI_T pvars; "n/a" on a library without them).
+ * commheap: heap bytes and time per created communicator, the address-layer
+ * share of the bytes (our MPI_T pvars; "n/a" on a library without them) and
+ * the rank map each shape gets. Builds with any MPI (MPICH, Open MPI).
  *
- *   mpiexec -n NP commheap LIBRARY HEAP_CSV MAPS_CSV [K=200]
+ *   mpiexec -n NP commheap LIBRARY HEAP_CSV MAPS_CSV [K=200 [SHAPES=all [REP=0]]]
  *
  * For each shape, K creations; each is measured on every rank as the
- * mallinfo2() delta (uordblks + hblkhd) around that one creation. All K
- * communicators stay alive until the end of the shape's loop, then are
- * freed. The median over K is the steady cost of one communicator; the mean
- * also counts the blocks MPICH's handle pools allocate now and then.
- * Rank 0 appends to HEAP_CSV: library,np,shape,median_bytes,mean_bytes
- * (each the max over ranks) and to MAPS_CSV: library,np,shape,mode_rank0,
- * map_bytes_max (avrm_comm_map_mode / avrm_comm_map_bytes of the last
- * communicator created; the merged one for the intercomm shapes).
+ * mallinfo2() delta (uordblks + hblkhd) around that one creation, its time
+ * (MPI_Wtime, after a barrier) and the delta of our address-layer pvars
+ * (avrm_av_entry/side/meta, avrm_map, avrm_table, avrm_index bytes; read
+ * outside the heap window). All K communicators stay alive until the end of
+ * the shape's loop, then are freed. The median over K is the steady cost of
+ * one communicator; the mean also counts the blocks MPICH's handle pools
+ * allocate now and then. Rank 0 appends to HEAP_CSV:
+ *   library,np,rep,shape,K,median_bytes,mean_bytes,avrm_median,avrm_mean,
+ *   avrm_heap_mean,median_us,mean_us
+ * each the max over ranks (a non-member of create_group counts 0);
+ * avrm_heap_mean leaves out avrm_map_bytes (map structs inline in the
+ * communicator object, already inside the heap figure's handle blocks).
+ * To MAPS_CSV: library,np,shape,mode_rank0,map_bytes_max
+ * (avrm_comm_map_mode / avrm_comm_map_bytes of the last one created).
  *
- * Shapes: dup, oddeven (split color rank%2), halves (color rank<np/2),
- * reversed (key -rank), random (key: a fresh permutation per creation, from
- * a fixed seed, so tables are not shared by content), and the intercomm of
- * the two halves, its merge, and both together (intercomm, merge,
- * inter+merge: deltas of the same K iterations).
+ * Shapes (SHAPES: comma-separated names, or "all"):
+ *   dup, oddeven (split color rank%2), halves (color rank<np/2), reversed
+ *   (key -rank), random (key: a fresh permutation per creation, fixed seed,
+ *   so tables are not shared by content), cartrows (MPI_Cart_sub of a 2-D
+ *   MPI_Dims_create grid, rows), shared (MPI_Comm_split_type SHARED),
+ *   create_group (MPI_Comm_create_group of the even ranks, tag k), and the
+ *   intercomm of the two halves (leaders 0 and np/2), its merge, both
+ *   (intercomm, merge, inter+merge: deltas of the same K iterations; any of
+ *   the three names selects all three).
  */
 #include <malloc.h>
 #include <mpi.h>
@@ -28,18 +39,44 @@
 #include "perm.h"
 #include "pvar.h"
 
-/* the split shapes; the intercomm ones follow in run_inter_shape */
-enum { DUP, ODDEVEN, HALVES, REVERSED, RANDOM, NSPLIT };
-static const char *const shape_name[NSPLIT] = {"dup", "oddeven", "halves", "reversed", "random"};
+enum { DUP, ODDEVEN, HALVES, REVERSED, RANDOM, CARTROWS, SHARED, CREATE_GROUP, NSINGLE };
+static const char *const shape_name[NSINGLE] = {
+    "dup", "oddeven", "halves", "reversed", "random", "cartrows", "shared", "create_group"
+};
 
 static int rank, np, K = 200;
-static const char *lib;
+static const char *lib, *rep = "0";
 static FILE *heap_csv, *maps_csv;
+
+/* one creation's measures on this rank */
+struct sample {
+    long long *heap, *avrm, *avrm_heap;
+    double *us;
+};
 
 static long long heap_now(void)
 {
     struct mallinfo2 m = mallinfo2();
     return (long long) (m.uordblks + m.hblkhd);
+}
+
+/* our address-layer bytes (all, and without the inline map structs);
+ * -1 when the library has no such pvars */
+static const char *const avrm_pvars[] = {
+    "avrm_av_entry_bytes", "avrm_av_side_bytes", "avrm_av_meta_bytes",
+    "avrm_table_bytes", "avrm_index_bytes", "avrm_map_bytes"
+};
+static int have_avrm = 1;
+
+static long long avrm_now(long long *heap_part)
+{
+    unsigned long long v[6];
+    for (int i = 0; have_avrm && i < 6; i++)
+        have_avrm = pvar_read(avrm_pvars[i], MPI_T_PVAR_CLASS_SIZE, NULL, &v[i], NULL, 0);
+    if (!have_avrm)
+        return *heap_part = -1;
+    *heap_part = (long long) (v[0] + v[1] + v[2] + v[3] + v[4]);
+    return *heap_part + (long long) v[5];
 }
 
 static int cmp_ll(const void *a, const void *b)
@@ -48,87 +85,177 @@ static int cmp_ll(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* median and mean of d[K] on this rank, max over ranks; rank 0 writes */
-static void report_heap(const char *shape, long long *d)
+static int cmp_d(const void *a, const void *b)
 {
-    double mine[2] = {0, 0}, all[2];
-    for (int k = 0; k < K; k++)
-        mine[1] += (double) d[k] / K;
+    double x = *(const double *) a, y = *(const double *) b;
+    return (x > y) - (x < y);
+}
+
+static double median_ll(long long *d)
+{
     qsort(d, K, sizeof *d, cmp_ll);
-    mine[0] = K % 2 ? d[K / 2] : (d[K / 2 - 1] + d[K / 2]) / 2.0;
-    MPI_Reduce(mine, all, 2, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
-    if (rank == 0)
-        fprintf(heap_csv, "%s,%d,%s,%.0f,%.1f\n", lib, np, shape, all[0], all[1]);
+    return K % 2 ? d[K / 2] : (d[K / 2 - 1] + d[K / 2]) / 2.0;
+}
+
+static double mean_ll(const long long *d)
+{
+    double m = 0;
+    for (int k = 0; k < K; k++)
+        m += (double) d[k] / K;
+    return m;
+}
+
+/* medians and means over K on this rank, max over ranks; rank 0 writes */
+static void report_heap(const char *shape, struct sample *s)
+{
+    double mine[7], all[7];
+    mine[1] = mean_ll(s->heap);
+    mine[0] = median_ll(s->heap);
+    mine[3] = mean_ll(s->avrm);
+    mine[4] = mean_ll(s->avrm_heap);
+    mine[2] = median_ll(s->avrm);
+    mine[6] = 0;
+    for (int k = 0; k < K; k++)
+        mine[6] += s->us[k] / K;
+    qsort(s->us, K, sizeof *s->us, cmp_d);
+    mine[5] = K % 2 ? s->us[K / 2] : (s->us[K / 2 - 1] + s->us[K / 2]) / 2;
+    MPI_Reduce(mine, all, 7, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    if (rank != 0)
+        return;
+    fprintf(heap_csv, "%s,%d,%s,%s,%d,%.0f,%.1f,", lib, np, rep, shape, K, all[0], all[1]);
+    if (have_avrm)
+        fprintf(heap_csv, "%.0f,%.1f,%.1f,", all[2], all[3], all[4]);
+    else
+        fprintf(heap_csv, "n/a,n/a,n/a,");
+    fprintf(heap_csv, "%.1f,%.1f\n", all[5], all[6]);
+    fflush(heap_csv);
 }
 
 static void report_map(const char *shape, MPI_Comm c)
 {
     unsigned long long mode, bytes = 0, maxb;
     char name[64];
-    int have = pvar_read("avrm_comm_map_mode", MPI_T_PVAR_CLASS_STATE, &c, &mode, name,
-                         sizeof name);
-    int haveb = pvar_read("avrm_comm_map_bytes", MPI_T_PVAR_CLASS_SIZE, &c, &bytes, NULL, 0);
+    int have = 0, haveb = 0;
+    if (c != MPI_COMM_NULL) {
+        have = pvar_read("avrm_comm_map_mode", MPI_T_PVAR_CLASS_STATE, &c, &mode, name, sizeof name);
+        haveb = pvar_read("avrm_comm_map_bytes", MPI_T_PVAR_CLASS_SIZE, &c, &bytes, NULL, 0);
+    }
     MPI_Reduce(&bytes, &maxb, 1, MPI_UNSIGNED_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
     if (rank == 0) {
         fprintf(maps_csv, "%s,%d,%s,%s,", lib, np, shape, have ? name : "n/a");
         fprintf(maps_csv, haveb ? "%llu\n" : "n/a\n", maxb);
+        fflush(maps_csv);
     }
 }
 
-static void run_split_shape(int s, MPI_Comm *comms, long long *d, int *perm)
+/* the k-th communicator of single shape s; MPI_COMM_NULL for a
+ * non-member (create_group). cart: the grid for cartrows, even: the group
+ * of the even ranks for create_group, perm: scratch for random. */
+static void create(int s, int k, MPI_Comm cart, MPI_Group even, int *perm, MPI_Comm *c)
 {
-    double t0 = MPI_Wtime();
-    for (int k = 0; k < K; k++) {
-        int color = 0, key = rank;
-        if (s == ODDEVEN)
+    int color = 0, key = rank, remain[2] = {0, 1};
+    switch (s) {
+        case DUP:
+            MPI_Comm_dup(MPI_COMM_WORLD, c);
+            return;
+        case CARTROWS:
+            MPI_Cart_sub(cart, remain, c);
+            return;
+        case SHARED:
+            MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, c);
+            return;
+        case CREATE_GROUP:
+            *c = MPI_COMM_NULL;
+            if (rank % 2 == 0)
+                MPI_Comm_create_group(MPI_COMM_WORLD, even, k, c);
+            return;
+        case ODDEVEN:
             color = rank % 2;
-        else if (s == HALVES)
+            break;
+        case HALVES:
             color = rank < np / 2;
-        else if (s == REVERSED)
+            break;
+        case REVERSED:
             key = -rank;
-        else if (s == RANDOM) {
-            perm_shuffle(perm, np);     /* same on every rank */
+            break;
+        case RANDOM:
             key = perm[rank];
-        }
+            break;
+    }
+    MPI_Comm_split(MPI_COMM_WORLD, color, key, c);
+}
+
+/* measure one creation (stmt) into sample k: heap inside the pvar readings,
+ * time inside the heap readings */
+#define MEASURE(s, k, stmt)                                     \
+    do {                                                        \
+        long long a0h, a1h, a0 = avrm_now(&a0h);                \
+        long long h0 = heap_now();                              \
+        double t0 = MPI_Wtime();                                \
+        stmt;                                                   \
+        double t1 = MPI_Wtime();                                \
+        (s)->heap[k] = heap_now() - h0;                         \
+        long long a1 = avrm_now(&a1h);                          \
+        (s)->us[k] = (t1 - t0) * 1e6;                           \
+        (s)->avrm[k] = a1 - a0;                                 \
+        (s)->avrm_heap[k] = a1h - a0h;                          \
+    } while (0)
+
+static void run_single_shape(int s, MPI_Comm *comms, struct sample *m, int *perm)
+{
+    MPI_Comm cart = MPI_COMM_NULL;
+    MPI_Group world, even = MPI_GROUP_NULL;
+    double t0 = MPI_Wtime();
+    if (s == CARTROWS) {
+        int dims[2] = {0, 0}, periods[2] = {0, 0};
+        MPI_Dims_create(np, 2, dims);
+        MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
+    } else if (s == CREATE_GROUP) {
+        int range[1][3] = {{0, np - 1, 2}};
+        MPI_Comm_group(MPI_COMM_WORLD, &world);
+        MPI_Group_range_incl(world, 1, range, &even);
+        MPI_Group_free(&world);
+    }
+    for (int k = 0; k < K; k++) {
+        if (s == RANDOM)
+            perm_shuffle(perm, np);     /* same on every rank */
         MPI_Barrier(MPI_COMM_WORLD);    /* fewer early (unexpected) messages */
-        long long h0 = heap_now();
-        if (s == DUP)
-            MPI_Comm_dup(MPI_COMM_WORLD, &comms[k]);
-        else
-            MPI_Comm_split(MPI_COMM_WORLD, color, key, &comms[k]);
-        d[k] = heap_now() - h0;
+        MEASURE(m, k, create(s, k, cart, even, perm, &comms[k]));
     }
     if (rank == 0)
         fprintf(stderr, "commheap: %s -n %d %s: %.1f s\n", lib, np, shape_name[s], MPI_Wtime() - t0);
-    report_heap(shape_name[s], d);
+    report_heap(shape_name[s], m);
     report_map(shape_name[s], comms[K - 1]);
     for (int k = 0; k < K; k++)
-        MPI_Comm_free(&comms[k]);
+        if (comms[k] != MPI_COMM_NULL)
+            MPI_Comm_free(&comms[k]);
+    if (cart != MPI_COMM_NULL)
+        MPI_Comm_free(&cart);
+    if (even != MPI_GROUP_NULL)
+        MPI_Group_free(&even);
 }
 
 /* intercomm of the two halves (leaders: world ranks 0 and np/2), then merge */
-static void run_inter_shape(MPI_Comm *inter, MPI_Comm *merged, long long *d)
+static void run_inter_shape(MPI_Comm *inter, MPI_Comm *merged, struct sample *m)
 {
     int low = rank < np / 2;
-    long long *dm = d + K, *both = d + 2 * K;
+    struct sample *mm = m + 1, *both = m + 2;
     MPI_Comm half;
     double t0 = MPI_Wtime();
     MPI_Comm_split(MPI_COMM_WORLD, low, rank, &half);
     for (int k = 0; k < K; k++) {
         MPI_Barrier(MPI_COMM_WORLD);
-        long long h0 = heap_now();
-        MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, low ? np / 2 : 0, 7, &inter[k]);
-        long long h1 = heap_now();
-        MPI_Intercomm_merge(inter[k], !low, &merged[k]);
-        long long h2 = heap_now();
-        d[k] = h1 - h0;
-        dm[k] = h2 - h1;
-        both[k] = h2 - h0;
+        MEASURE(m, k, MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, low ? np / 2 : 0, 7, &inter[k]));
+        MEASURE(mm, k, MPI_Intercomm_merge(inter[k], !low, &merged[k]));
+        both->heap[k] = m->heap[k] + mm->heap[k];
+        both->us[k] = m->us[k] + mm->us[k];
+        both->avrm[k] = m->avrm[k] + mm->avrm[k];
+        both->avrm_heap[k] = m->avrm_heap[k] + mm->avrm_heap[k];
     }
     if (rank == 0)
         fprintf(stderr, "commheap: %s -n %d intercomm+merge: %.1f s\n", lib, np, MPI_Wtime() - t0);
-    report_heap("intercomm", d);
-    report_heap("merge", dm);
+    report_heap("intercomm", m);
+    report_heap("merge", mm);
     report_heap("inter+merge", both);
     report_map("intercomm", inter[K - 1]);
     report_map("merge", merged[K - 1]);
@@ -139,19 +266,37 @@ static void run_inter_shape(MPI_Comm *inter, MPI_Comm *merged, long long *d)
     MPI_Comm_free(&half);
 }
 
+/* is shape `name` in the comma-separated list (or the list "all")? */
+static int selected(const char *list, const char *name)
+{
+    size_t n = strlen(name);
+    if (!strcmp(list, "all"))
+        return 1;
+    for (const char *p = list; (p = strstr(p, name)); p += n)
+        if ((p == list || p[-1] == ',') && (p[n] == ',' || p[n] == 0))
+            return 1;
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
+    const char *shapes = "all";
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     if (argc < 4 || np < 2) {
         if (rank == 0)
-            fprintf(stderr, "usage: mpiexec -n NP(>=2) %s LIBRARY HEAP_CSV MAPS_CSV [K]\n", argv[0]);
+            fprintf(stderr, "usage: mpiexec -n NP(>=2) %s LIBRARY HEAP_CSV MAPS_CSV [K [SHAPES [REP]]]\n",
+                    argv[0]);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
     lib = argv[1];
     if (argc > 4)
         K = atoi(argv[4]);
+    if (argc > 5)
+        shapes = argv[5];
+    if (argc > 6)
+        rep = argv[6];
     if (rank == 0 && (!(heap_csv = fopen(argv[2], "a")) || !(maps_csv = fopen(argv[3], "a")))) {
         perror("commheap: output");
         MPI_Abort(MPI_COMM_WORLD, 1);
@@ -159,13 +304,26 @@ int main(int argc, char **argv)
     pvar_init();
     srand(12345);
     MPI_Comm *comms = malloc(2 * K * sizeof *comms);
-    long long *d = malloc(3 * K * sizeof *d);
+    struct sample m[3];
+    for (int i = 0; i < 3; i++) {
+        m[i].heap = malloc(K * sizeof(long long));
+        m[i].avrm = malloc(K * sizeof(long long));
+        m[i].avrm_heap = malloc(K * sizeof(long long));
+        m[i].us = malloc(K * sizeof(double));
+    }
     int *perm = malloc(np * sizeof *perm);
-    for (int s = 0; s < NSPLIT; s++)
-        run_split_shape(s, comms, d, perm);
-    run_inter_shape(comms, comms + K, d);
+    for (int s = 0; s < NSINGLE; s++)
+        if (selected(shapes, shape_name[s]))
+            run_single_shape(s, comms, m, perm);
+    if (selected(shapes, "intercomm") || selected(shapes, "merge") || selected(shapes, "inter+merge"))
+        run_inter_shape(comms, comms + K, m);
     free(perm);
-    free(d);
+    for (int i = 0; i < 3; i++) {
+        free(m[i].heap);
+        free(m[i].avrm);
+        free(m[i].avrm_heap);
+        free(m[i].us);
+    }
     free(comms);
     pvar_fini();
     if (rank == 0) {

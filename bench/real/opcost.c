@@ -1,8 +1,10 @@
 /*
- * opcost: instructions per MPI_Isend (8 bytes) and per 8-byte MPI_Put to
- * peers, in communicators of each map mode, for callgrind.
+ * opcost: instructions (under callgrind) and issue rate (plain) of 8-byte
+ * MPI_Isend and MPI_Put to peers, in communicators of each map mode.
  *
  *   mpiexec -genv CG_RANK $((NP-1)) -genv CG_OUT DIR -n NP cgwrap.sh /abs/path/opcost MODES_CSV [NCHILD=NP/2 B=32 R=32]
+ *   mpiexec -n NP /abs/path/opcost MODES_CSV [NCHILD B R]      (issue rate only)
+ *   mpiexec -n 2^(G+1) /abs/path/opcost MODES_CSV 0 B R G     (generations, below)
  *
  * World rank NP-1 (the measurer; cgwrap.sh runs it under callgrind with
  * --collect-atstart=no) sends round-robin to every other member of the
@@ -19,10 +21,21 @@
  *   mlut    merge of the world with NCHILD spawned processes (two groups)
  *   mlut-rand  that merge split with a random key (groups interleaved)
  * NCHILD=0 leaves out spawn, mlut and mlut-rand.
- * The measurer appends MODES_CSV rows region,comm_size,mode,calls (mode: our
- * pvar avrm_comm_map_mode, "n/a" where the library has none; calls: R * B,
- * the collected calls, since callgrind's call counts are not exact when
- * collection is toggled). Run with
+ * Generations (G > 0, the paper's Fig. 19; only these regions run): put-genN
+ * for N = 0..G, N odd/even splits deep (each the odd half of the one
+ * before, key = rank; gen0 is the world): the measurer, world rank
+ * 2^(G+1)-1, is in every one; generation N has 2^(G+1-N) members, a stride
+ * 2^N of the world. Each puts to one target only, the generation's rank 0
+ * (the issue rate falls with the number of targets, a provider effect that
+ * would hide the generation's).
+ * The measurer appends MODES_CSV rows after each region:
+ *   region,comm_size,mode,calls,batch,rate_median,rate_mean
+ * (mode: our pvar avrm_comm_map_mode, "n/a" where the library has none;
+ * calls: R * B, the collected calls, since callgrind's call counts are not
+ * exact when collection is toggled; rate_median: B / the median over the R
+ * batches of the batch's MPI_Wtime span, calls per second; rate_mean:
+ * R * B / the sum of the spans. Spans cover the B calls only, not their
+ * completion; under callgrind the rates are meaningless.) Run with
  * MPIR_CVAR_NOLOCAL=1 so every peer is reached through the OFI netmod.
  */
 #include <mpi.h>
@@ -36,6 +49,7 @@
 static int B = 32, R = 32;
 static int measurer;            /* this process is world rank NP-1 of the parents */
 static FILE *modes_csv;
+static double *span;            /* [R]: MPI_Wtime span of each collected batch */
 
 /* comm rank of the measurer in c (every member calls) */
 static int measurer_rank(MPI_Comm c)
@@ -54,18 +68,33 @@ static int peer(int i, int size, int m)
     return p < m ? p : p + 1;
 }
 
-static void note_mode(const char *region, MPI_Comm c, int size)
+static int cmp_d(const void *a, const void *b)
+{
+    double x = *(const double *) a, y = *(const double *) b;
+    return (x > y) - (x < y);
+}
+
+/* the measurer's row of a region, from span[R] */
+static void note_region(const char *region, MPI_Comm c, int size)
 {
     unsigned long long v;
     char name[64];
+    double sum = 0;
     if (!measurer)
         return;
     if (!pvar_read("avrm_comm_map_mode", MPI_T_PVAR_CLASS_STATE, &c, &v, name, sizeof name))
         strcpy(name, "n/a");
-    fprintf(modes_csv, "%s,%d,%s,%d\n", region, size, name, R * B);
+    for (int r = 0; r < R; r++)
+        sum += span[r];
+    qsort(span, R, sizeof *span, cmp_d);
+    double med = R % 2 ? span[R / 2] : (span[R / 2 - 1] + span[R / 2]) / 2;
+    fprintf(modes_csv, "%s,%d,%s,%d,%d,%.0f,%.0f\n", region, size, name, R * B, B, B / med, R * B / sum);
     fflush(modes_csv);
 }
 
+/* per batch: the peers post their receives of the batch (a provider's
+ * receive queue is finite: libfabric shm's takes ~1000), a barrier, the
+ * measurer's B sends, everyone's Waitall */
 static void isend_region(const char *mode, MPI_Comm c)
 {
     int size, me, m = measurer_rank(c);
@@ -73,38 +102,40 @@ static void isend_region(const char *mode, MPI_Comm c)
     MPI_Comm_size(c, &size);
     MPI_Comm_rank(c, &me);
     snprintf(region, sizeof region, "isend-%s", mode);
-    note_mode(region, c, size);
-    int n = (R + 1) * B;
-    double *buf = calloc(n, sizeof *buf);
-    MPI_Request *req = malloc(n * sizeof *req);
-    if (me == m) {
-        MPI_Barrier(c);         /* receives are posted */
-        for (int r = 0; r <= R; r++) {
-            double *b = buf + r * B;
-            MPI_Request *q = req + r * B;
+    double *buf = calloc(B, sizeof *buf);
+    MPI_Request *req = malloc(B * sizeof *req);
+    for (int r = 0; r <= R; r++) {
+        int k = 0;
+        if (me != m)
+            for (int i = 0; i < B; i++)
+                if (peer(r * B + i, size, m) == me)
+                    MPI_Irecv(&buf[k], 1, MPI_DOUBLE, m, 0, c, &req[k]), k++;
+        MPI_Barrier(c);
+        if (me == m) {
+            double t0 = MPI_Wtime();
             if (r > 0)          /* batch 0 warms up (lazy binding, connections) */
                 CALLGRIND_TOGGLE_COLLECT;
             for (int i = 0; i < B; i++)
-                MPI_Isend(&b[i], 1, MPI_DOUBLE, peer(r * B + i, size, m), 0, c, &q[i]);
+                MPI_Isend(&buf[i], 1, MPI_DOUBLE, peer(r * B + i, size, m), 0, c, &req[i]);
             if (r > 0)
                 CALLGRIND_TOGGLE_COLLECT;
-            MPI_Waitall(B, q, MPI_STATUSES_IGNORE);
+            if (r > 0)
+                span[r - 1] = MPI_Wtime() - t0;
+            k = B;
         }
-        CALLGRIND_DUMP_STATS_AT(region);
-    } else {
-        int k = 0;
-        for (int i = 0; i < n; i++)
-            if (peer(i, size, m) == me)
-                MPI_Irecv(&buf[k], 1, MPI_DOUBLE, m, 0, c, &req[k]), k++;
-        MPI_Barrier(c);
         MPI_Waitall(k, req, MPI_STATUSES_IGNORE);
+    }
+    if (me == m) {
+        CALLGRIND_DUMP_STATS_AT(region);
+        note_region(region, c, size);
     }
     MPI_Barrier(c);
     free(req);
     free(buf);
 }
 
-static void put_region(const char *mode, MPI_Comm c)
+/* targets: the first `targets` members (the measurer last in c), 0: all */
+static void put_region(const char *mode, MPI_Comm c, int targets)
 {
     int size, me, m = measurer_rank(c);
     char region[64];
@@ -113,31 +144,36 @@ static void put_region(const char *mode, MPI_Comm c)
     MPI_Comm_size(c, &size);
     MPI_Comm_rank(c, &me);
     snprintf(region, sizeof region, "put-%s", mode);
-    note_mode(region, c, size);
     MPI_Win_allocate(size * sizeof(double), sizeof(double), MPI_INFO_NULL, c, &base, &win);
     /* one fence epoch per batch (passive-target MPI_Win_lock_all hangs with
      * MPIR_CVAR_NOLOCAL=1 on a spawned group, stock MPICH 4.0.2 included) */
     MPI_Win_fence(0, win);
     for (int r = 0; r <= R; r++) {
         if (me == m) {
+            double t0 = MPI_Wtime();
             if (r > 0)
                 CALLGRIND_TOGGLE_COLLECT;
             for (int i = 0; i < B; i++)
-                MPI_Put(&one, 1, MPI_DOUBLE, peer(r * B + i, size, m), m, 1, MPI_DOUBLE, win);
+                MPI_Put(&one, 1, MPI_DOUBLE, peer(r * B + i, targets ? targets + 1 : size, m), m, 1,
+                        MPI_DOUBLE, win);
             if (r > 0)
                 CALLGRIND_TOGGLE_COLLECT;
+            if (r > 0)
+                span[r - 1] = MPI_Wtime() - t0;
         }
         MPI_Win_fence(0, win);
     }
-    if (me == m)
+    if (me == m) {
         CALLGRIND_DUMP_STATS_AT(region);
+        note_region(region, c, size);
+    }
     MPI_Win_free(&win);
 }
 
 static void both(const char *mode, MPI_Comm c)
 {
     isend_region(mode, c);
-    put_region(mode, c);
+    put_region(mode, c, 0);
 }
 
 /* 1 when p[0..n) is a stride r -> o + r * s with at most 2 exceptions */
@@ -182,47 +218,10 @@ static void multi_group(MPI_Comm merged)
     free(perm);
 }
 
-int main(int argc, char **argv)
+/* direct, offset, stride, lut: communicators of the world's processes */
+static void single_group(int rank, int np)
 {
-    int rank, np, nchild;
-    MPI_Comm parent, inter, merged, c;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &np);
-    MPI_Comm_get_parent(&parent);
-    int child = parent != MPI_COMM_NULL;
-    if (argc > 3) B = atoi(argv[3]);
-    if (argc > 4) R = atoi(argv[4]);
-    if (child) {                /* spawned: take part in the multi-group regions only */
-        MPI_Intercomm_merge(parent, 1, &merged);
-        multi_group(merged);
-        MPI_Comm_free(&merged);
-        MPI_Comm_disconnect(&parent);
-        MPI_Finalize();
-        return 0;
-    }
-    if (argc < 2 || np < 4 || np % 2) {
-        if (rank == 0)
-            fprintf(stderr, "usage: mpiexec -n NP(even, >=4) %s MODES_CSV [NCHILD B R]\n", argv[0]);
-        MPI_Abort(MPI_COMM_WORLD, 2);
-    }
-    nchild = argc > 2 ? atoi(argv[2]) : np / 2;
-    measurer = rank == np - 1;
-    if (measurer && !(modes_csv = fopen(argv[1], "a"))) {
-        perror("opcost: MODES_CSV");
-        MPI_Abort(MPI_COMM_WORLD, 1);
-    }
-    pvar_init();
-
-    if (nchild > 0) {           /* the children get the same arguments (argv[argc] is NULL) */
-        MPI_Comm_spawn(argv[0], argv + 1, nchild, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter,
-                       MPI_ERRCODES_IGNORE);
-        MPI_Intercomm_merge(inter, 0, &merged);
-        multi_group(merged);
-        MPI_Comm_free(&merged);
-        MPI_Comm_disconnect(&inter);
-    }
-
+    MPI_Comm c;
     MPI_Comm_dup(MPI_COMM_WORLD, &c);
     both("direct", c);
     MPI_Comm_free(&c);
@@ -242,10 +241,88 @@ int main(int argc, char **argv)
     both("lut", c);
     MPI_Comm_free(&c);
     free(perm);
+}
+
+/* put-gen0..G: generation 0 is the world, each next one the odd half of the
+ * one before (key = rank); world rank 2^(G+1)-1, the measurer, is the last
+ * rank of every one. Every region puts to one target, its first member (the
+ * last generation has two), so only the generation changes. */
+static void generations(int gens)
+{
+    MPI_Comm c = MPI_COMM_WORLD, next;
+    char name[16];
+    put_region("gen0", c, 1);
+    for (int g = 1; g <= gens && c != MPI_COMM_NULL; g++) {
+        int me;
+        MPI_Comm_rank(c, &me);
+        MPI_Comm_split(c, me % 2 ? 1 : MPI_UNDEFINED, me, &next);
+        if (c != MPI_COMM_WORLD)
+            MPI_Comm_free(&c);
+        c = next;
+        if (c != MPI_COMM_NULL) {
+            snprintf(name, sizeof name, "gen%d", g);
+            put_region(name, c, 1);
+        }
+    }
+    if (c != MPI_COMM_NULL && c != MPI_COMM_WORLD)
+        MPI_Comm_free(&c);
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+int main(int argc, char **argv)
+{
+    int rank, np, nchild;
+    MPI_Comm parent, inter, merged;
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    MPI_Comm_get_parent(&parent);
+    int child = parent != MPI_COMM_NULL;
+    if (argc > 3) B = atoi(argv[3]);
+    if (argc > 4) R = atoi(argv[4]);
+    int gens = argc > 5 ? atoi(argv[5]) : 0;
+    span = calloc(R, sizeof *span);
+    if (child) {                /* spawned: take part in the multi-group regions only */
+        MPI_Intercomm_merge(parent, 1, &merged);
+        multi_group(merged);
+        MPI_Comm_free(&merged);
+        MPI_Comm_disconnect(&parent);
+        MPI_Finalize();
+        return 0;
+    }
+    if (argc < 2 || np < 4 || np % 2 || (gens > 0 && np != 2 << gens)) {
+        if (rank == 0)
+            fprintf(stderr, "usage: mpiexec -n NP(even, >=4; 2^(G+1) with G) %s MODES_CSV [NCHILD B R [G]]\n",
+                    argv[0]);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    nchild = argc > 2 ? atoi(argv[2]) : np / 2;
+    measurer = rank == np - 1;
+    if (measurer && !(modes_csv = fopen(argv[1], "a"))) {
+        perror("opcost: MODES_CSV");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    pvar_init();
+
+    if (gens > 0)
+        generations(gens);
+    else {
+        if (nchild > 0) {       /* the children get the same arguments (argv[argc] is NULL) */
+            MPI_Comm_spawn(argv[0], argv + 1, nchild, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter,
+                           MPI_ERRCODES_IGNORE);
+            MPI_Intercomm_merge(inter, 0, &merged);
+            multi_group(merged);
+            MPI_Comm_free(&merged);
+            MPI_Comm_disconnect(&inter);
+        }
+        single_group(rank, np);
+    }
 
     pvar_fini();
     if (modes_csv)
         fclose(modes_csv);
+    free(span);
     MPI_Finalize();
     return 0;
 }
+
