@@ -131,10 +131,10 @@ uint32_t bk_input(const bk_world_t *w, int kind, int32_t **mapping, avrm_src_t *
                     m[k++] = (int32_t) ((a + 1) * d[1] * d[2] + (b + 1) * d[2] + c);
         break;
     }
-    case BK_ILUT:        /* AVRM_ILUT_MAX random ranks of the world */
-        m = malloc((size_t) N * 4);
-        bk_shuffle32(m, N, 6);
-        n = N < AVRM_ILUT_MAX ? N : AVRM_ILUT_MAX;
+    case BK_ILUT:        /* AVRM_ILUT_MAX random ranks among the first 65536 */
+        n = N < 65536 ? N : 65536; m = malloc((size_t) n * 4);
+        bk_shuffle32(m, n, 6);
+        n = n < AVRM_ILUT_MAX ? n : AVRM_ILUT_MAX;
         break;
     case BK_LUT:
         n = N; m = malloc((size_t) n * 4);

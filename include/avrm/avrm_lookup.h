@@ -41,7 +41,7 @@ AVRM_INLINE avrm_lpid_t avrm__lpid_lut(const avrm_rankmap_t *m, uint32_t r)
     return ((const avrm_lpid_t *) m->u.lut.v)[r];
 }
 /* r < size <= AVRM_ILUT_MAX. GCC's -Warray-bounds may see this inlined with
- * a constant rank beyond 8 on a map whose class it cannot know (not ILUT):
+ * a constant rank beyond 16 on a map whose class it cannot know (not ILUT):
  * the warning is off for these lines only. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Warray-bounds"

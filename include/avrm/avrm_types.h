@@ -30,10 +30,10 @@ typedef uint16_t avrm_pgid_t;
 #define AVRM_MAX_WORLD   (UINT32_C(1) << 24)
 #define AVRM_MAX_PGS     65535u
 #define AVRM_MAX_GRID_DIMS 4
-/* ILUT: a lookup table of up to this many lpids kept inside the map itself
- * (the 32 bytes of its union), so small irregular communicators allocate
- * nothing. */
-#define AVRM_ILUT_MAX 8
+/* ILUT: a lookup table of up to this many 16-bit lpids kept inside the map
+ * itself (the 32 bytes of its union), so small irregular communicators of a
+ * world below 65536 processes allocate nothing. */
+#define AVRM_ILUT_MAX 16
 
 /* Status codes: 0 is success; every failing call leaves its outputs untouched. */
 typedef enum avrm_status {
@@ -110,7 +110,8 @@ typedef enum avrm_mode {
     AVRM_MODE_BLOCK,       /* lpid = offset + (r / bs) * stride + r % bs        */
     AVRM_MODE_EXCEPT,      /* a STRIDE map with up to 2 exception ranks          */
     AVRM_MODE_GRID,        /* sub-block of a <=4-d virtual grid of the world     */
-    AVRM_MODE_ILUT,        /* lpid = ilut[r]   (n <= AVRM_ILUT_MAX, inside the map) */
+    AVRM_MODE_ILUT,        /* lpid = ilut[r]   (n <= AVRM_ILUT_MAX, lpids < 65536,
+                            * inside the map) */
     AVRM_MODE_JOIN,        /* two groups, one offset run each (intercomm merge,
                             * spawn + merge): no table */
     AVRM_MODE_LUT,         /* lpid = lut32[r]  (refcounted table, maybe a slice) */
@@ -185,7 +186,7 @@ typedef struct avrm_rankmap {
                  uint8_t nex; } exc;                              /* unused slot: rank UINT32_MAX */
         struct { avrm_lpid_t base; uint16_t ext[AVRM_MAX_GRID_DIMS];
                  uint32_t wstride[AVRM_MAX_GRID_DIMS]; uint8_t ndims; } grid; /* row-major, last dim fastest */
-        avrm_lpid_t ilut[AVRM_ILUT_MAX];                          /* ILUT: no table, nothing shared */
+        uint16_t ilut[AVRM_ILUT_MAX];                             /* ILUT: no table, nothing shared */
         /* JOIN: ranks [0, first1) are group pgid at lpid r + delta0, ranks
          * [first1, size) group pgid1 at r + delta1; ents1 caches pgid1's
          * entries as ents does pgid's (NULL: computed) */
@@ -211,7 +212,7 @@ typedef struct avrm_params {
     uint8_t enable_mseg;       /* MSEG (JOIN for two runs) when smaller than MLUT */
     uint8_t share_by_content;  /* identical tables shared across maps */
     uint8_t computed_av;       /* world AV in computed mode when possible */
-    uint8_t enable_ilut;       /* ILUT for tables of <= AVRM_ILUT_MAX ranks */
+    uint8_t enable_ilut;       /* ILUT for tables of <= AVRM_ILUT_MAX ranks, lpids < 65536 */
 } avrm_params_t;
 
 /* Memory accounting, bytes by category; queryable at any time. */

@@ -196,9 +196,10 @@ static void set_lut(avrm_rankmap_t *m, avrm_mode_t mode, avrm_table_t *t, const 
     m->u.lut.tbl = t;
 }
 
-/* Single-group table result: ILUT when it fits in the map, else LUT16 (every
- * lpid < 65536) or LUT, shared by content. The lpids are written once, into
- * their final place (no temporary table), and rescanned for grid/except. */
+/* Single-group table result: ILUT when it fits in the map (<= 16 ranks, every
+ * lpid < 65536), else LUT16 (every lpid < 65536) or LUT, shared by content.
+ * The lpids are written once, into their final place (no temporary table),
+ * and rescanned for grid/except. */
 static avrm_status_t build_lut(avrm_ctx_t *ctx, const seq_t *s, uint32_t n, avrm_pgid_t pg,
                                uint32_t maxl, avrm_rankmap_t *out)
 {
@@ -207,10 +208,10 @@ static avrm_status_t build_lut(avrm_ctx_t *ctx, const seq_t *s, uint32_t n, avrm
     m.pgid = pg;
     m.size = n;
     m.ents = ctx->avs[pg]->entries;
-    avrm_mode_t mode = ctx->params.enable_ilut && n <= AVRM_ILUT_MAX ? AVRM_MODE_ILUT
-                     : ctx->params.enable_lut16 && maxl <= UINT16_MAX ? AVRM_MODE_LUT16
-                     : AVRM_MODE_LUT;
-    uint8_t w = mode == AVRM_MODE_LUT16 ? sizeof(uint16_t) : sizeof(uint32_t);
+    int narrow = maxl <= UINT16_MAX;
+    avrm_mode_t mode = ctx->params.enable_ilut && narrow && n <= AVRM_ILUT_MAX ? AVRM_MODE_ILUT
+                     : ctx->params.enable_lut16 && narrow ? AVRM_MODE_LUT16 : AVRM_MODE_LUT;
+    uint8_t w = mode == AVRM_MODE_LUT ? sizeof(uint32_t) : sizeof(uint16_t);
     avrm_table_t *t = NULL;
     void *v = m.u.ilut;
     if (mode != AVRM_MODE_ILUT) {

@@ -80,5 +80,6 @@ int MPIDIU_comm_set_builtin_map(MPIR_Comm * comm);
 int MPIDIU_comm_map_from_gpids(MPIR_Comm * comm, int size, const uint64_t gpids[]);
 int MPIDIU_comm_map_node_roots(MPIR_Comm * comm);
 void MPIDIU_comm_release_maps(MPIR_Comm * comm);
+void MPIDIU_comm_local_maps_destroy(void);   /* at finalize, before the context goes */
 
 #endif /* CH4_AVRM_H_INCLUDED */

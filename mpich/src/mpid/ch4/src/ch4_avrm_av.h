@@ -125,6 +125,7 @@ int MPIDIU_avt_init(void)
 
 int MPIDIU_avt_destroy(void)
 {
+    MPIDIU_comm_local_maps_destroy();
     avrm_ctx_destroy(MPIDI_avrm.ctx);   /* every AV and table left */
     MPIDI_avrm.ctx = NULL;
     MPL_free(MPIDI_avrm.pg_refs);
