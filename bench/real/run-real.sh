@@ -20,20 +20,22 @@
 #            2^(GENS+1), all libraries (opcost.c) -> gen.csv
 #   netpipe  Debian's NPmpich2 on ours and stock, shm path and OFI path
 #            (MPIR_CVAR_NOLOCAL=1), NP_REPS interleaved -> netpipe.csv
-#   msgrate  OSU-style message rate, one pair (msgrate.c), same paths,
-#            MR_REPS interleaved -> msgrate.csv
+#   msgrate  OSU-style message rate and 8-byte latency, one pair
+#            (msgrate.c), same paths, MR_REPS interleaved -> msgrate.csv
 # "Interleaved": repetition i runs ours then stock for odd i, stock then ours
 # for even i, so drift in the machine's load falls on both alike.
-# Oversubscribed runs (heap, ctime, rate, gen) preload yieldshim.so in both
-# MPICH builds (our yield CVAR off), the rate/gen measurer excepted
-# (YIELDSHIM_SKIP_RANK); Open MPI runs with --oversubscribe (it yields when
-# idle by itself). Every command is echoed with a leading "+ ". A library
+# Heap and ctime runs set GLIBC_TUNABLES=glibc.malloc.tcache_count=0 (exact
+# mallinfo2 in-use bytes). Oversubscribed runs (heap, ctime, rate, gen)
+# preload yieldshim.so in both MPICH builds (our yield CVAR off), the
+# rate/gen measurer excepted (YIELDSHIM_SKIP_RANK); Open MPI runs with
+# --oversubscribe (it yields when idle by itself). NetPIPE and msgrate (2
+# processes) spin in both builds. Every command is echoed with a leading "+ ". A library
 # that is not there (prefix without libmpi, no mpicc.openmpi) is skipped and
 # named in SUMMARY.md; a failed step makes the exit status nonzero.
 # Environment: MPICH_PATCHED, MPICH_STOCK, LIBS ("ours stock ompi"), STEPS,
 # NICE (10), HEAP_NPS ("8 16 32"), HEAP_K (creations per shape, one per
 # HEAP_NPS entry), CT_NPS ("8 16"), CT_K, CT_REPS, CG_NP (6), RATE_B, RATE_R,
-# RATE_REPS, GENS, NP_MAX, NP_REPS, MR_N, MR_REPS, FI_PROVIDER (set: skip the
+# RATE_REPS, GENS, GEN_R, NP_MAX, NP_REPS, MR_N, MR_REPS, FI_PROVIDER (set: skip the
 # choice), REPORT_COMMAND (the command SUMMARY.md names).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -45,7 +47,7 @@ mkdir -p "$out"; out=$(cd "$out" && pwd)
 : "${STEPS:=probe av heap ctime insns rate gen netpipe msgrate}"
 : "${HEAP_NPS:=8 16 32}" "${HEAP_K:=1000}"
 : "${CT_NPS:=8 16}" "${CT_K:=40}" "${CT_REPS:=5}"
-: "${CG_NP:=6}" "${RATE_B:=64}" "${RATE_R:=100}" "${RATE_REPS:=5}" "${GENS:=6}"
+: "${CG_NP:=6}" "${RATE_B:=64}" "${RATE_R:=100}" "${RATE_REPS:=5}" "${GENS:=6}" "${GEN_R:=30}"
 : "${NP_MAX:=65536}" "${NP_REPS:=2}" "${MR_N:=20000}" "${MR_REPS:=5}"
 : "${REPORT_COMMAND:=bench/real/run-real.sh $*}"
 provider_set=${FI_PROVIDER:-}
@@ -109,6 +111,10 @@ done
 run "${CC:-cc}" -shared -fPIC -O2 -Wall -o "$out/yieldshim.so" "$here/yieldshim.c" -ldl || failed="$failed build-yieldshim"
 shim="LD_PRELOAD=$out/yieldshim.so MPIR_CVAR_CH4_POLLS_BEFORE_YIELD=0"
 shim_of() { [ "$1" = ompi ] || echo "$shim"; }
+# heap runs: no tcache, so that mallinfo2's uordblks counts exactly the
+# chunks in use (glibc counts a chunk parked in a tcache bin as in use: a
+# free before the window and a malloc in it moved 64 B between shapes)
+notcache=GLIBC_TUNABLES=glibc.malloc.tcache_count=0
 
 if want probe; then
     hdr probe "libfabric provider for the OFI runs"
@@ -160,9 +166,9 @@ if want heap; then
         k=$1; [ $# -gt 1 ] && shift
         for lib in $libs; do
             s=$(date +%s)
-            launch 1500 "heap-$lib-$np" "$lib" "$np" $(shim_of "$lib") -- \
+            launch 1500 "heap-$lib-$np" "$lib" "$np" $(shim_of "$lib") $notcache -- \
                 "$out/bin-$lib/commheap" "$lib" "$out/heap.csv" "$out/maps.csv" "$k" || true
-            echo "heap $lib $np $k $(( $(date +%s) - s ))" >> "$out/steps.txt"
+            echo "run heap-$lib-n$np-K$k $(( $(date +%s) - s ))" >> "$out/steps.txt"
         done
     done
 fi
@@ -173,7 +179,7 @@ if want ctime; then
     for np in $CT_NPS; do
         for rep in $(seq 1 "$CT_REPS"); do
             for lib in $(pair "$rep") $(has ompi && echo ompi); do
-                launch 600 "ctime-$lib-$np-$rep" "$lib" "$np" $(shim_of "$lib") -- \
+                launch 600 "ctime-$lib-$np-$rep" "$lib" "$np" $(shim_of "$lib") $notcache -- \
                     "$out/bin-$lib/commheap" "$lib" "$out/ctime.csv" "$out/ctime-maps.csv" "$CT_K" \
                     dup,oddeven,random,create_group,merge "$rep" || true
             done
@@ -209,19 +215,24 @@ fi
 
 if want gen; then
     gnp=$((2 << GENS))
-    hdr gen "Put rate on generations 0..$GENS of odd/even splits (-n $gnp)"
+    hdr gen "Put rate on generations 0..$GENS of odd/even splits (-n $gnp, B=$RATE_B R=$GEN_R)"
     echo "library,region,comm_size,map_mode,calls,batch,rate_median,rate_mean" > "$out/gen.csv"
     for lib in $(pair 1) $(has ompi && echo ompi); do
         f=$out/gen-$lib.csv; rm -f "$f"
         e="MPIR_CVAR_NOLOCAL=1 $shim YIELDSHIM_SKIP_RANK=$((gnp - 1))"
         [ "$lib" = ompi ] && e=""
-        launch 900 "gen-$lib" "$lib" "$gnp" $e -- "$out/bin-$lib/opcost" "$f" 0 "$RATE_B" "$RATE_R" "$GENS" &&
+        s=$(date +%s)
+        launch 900 "gen-$lib" "$lib" "$gnp" $e -- "$out/bin-$lib/opcost" "$f" 0 "$RATE_B" "$GEN_R" "$GENS" &&
             sed "s/^/$lib,/" "$f" >> "$out/gen.csv" || true
+        echo "run gen-$lib $(( $(date +%s) - s ))" >> "$out/steps.txt"
     done
 fi
 
-# NetPIPE and msgrate: 2 processes on 2 CPUs, no oversubscription, no shim
+# NetPIPE and msgrate: 2 processes on 2 CPUs, no oversubscription, no shim;
+# both builds spin in blocking waits (our yield CVAR off: with it, ours gave
+# its CPU to other jobs on every wait and measured 16x stock's latency)
 paths="shm:MPIR_CVAR_NOLOCAL=0 ofi:MPIR_CVAR_NOLOCAL=1"
+spin=MPIR_CVAR_CH4_POLLS_BEFORE_YIELD=0
 if want netpipe; then
     hdr netpipe "NetPIPE (NPmpich2 -p 0 -u $NP_MAX), $NP_REPS interleaved runs"
     netpipe=$(command -v NPmpich2 || echo /usr/bin/NPmpich2)
@@ -232,7 +243,7 @@ if want netpipe; then
                 p=$(prefix_of "$lib") d=$out/np-$lib; mkdir -p "$d"
                 ln -sf "$p/lib/libmpi.so.12" "$d/libmpich.so.12"   # as test/dropin/run.sh
                 f=$d/${pe%%:*}-$rep.out; rm -f "$f"
-                launch 300 "netpipe-$lib-${pe%%:*}-$rep" "$lib" 2 "${pe#*:}" LD_LIBRARY_PATH="$d:$p/lib" -- \
+                launch 300 "netpipe-$lib-${pe%%:*}-$rep" "$lib" 2 "${pe#*:}" $spin LD_LIBRARY_PATH="$d:$p/lib" -- \
                     "$netpipe" -p 0 -u "$NP_MAX" -o "$f" > "$d/${pe%%:*}-$rep.log" &&
                     awk -v l="$lib,${pe%%:*},$rep" '{ printf "%s,%d,%s,%.3f\n", l, $1, $2, $3 * 1e6 }' "$f" \
                         >> "$out/netpipe.csv" || true
@@ -242,12 +253,12 @@ if want netpipe; then
 fi
 
 if want msgrate; then
-    hdr msgrate "message rate, one pair, window 64 x 8 B, $MR_REPS interleaved runs"
-    echo "library,path,rep,window,windows,msgs_per_s" > "$out/msgrate.csv"
+    hdr msgrate "message rate (one pair, window 64 x 8 B) and 8-byte latency, $MR_REPS interleaved runs"
+    echo "library,path,rep,window,windows,msgs_per_s,msgs_per_s_mean,latency_us" > "$out/msgrate.csv"
     for pe in $paths; do
         for rep in $(seq 1 "$MR_REPS"); do
             for lib in $(pair "$rep"); do
-                launch 300 "msgrate-$lib-${pe%%:*}-$rep" "$lib" 2 "${pe#*:}" -- \
+                launch 300 "msgrate-$lib-${pe%%:*}-$rep" "$lib" 2 "${pe#*:}" $spin -- \
                     "$out/bin-$lib/msgrate" "$lib" "${pe%%:*}" "$rep" "$out/msgrate.csv" 64 "$MR_N" || true
             done
         done
