@@ -12,7 +12,7 @@
  * then R batches, each collected (CALLGRIND_TOGGLE_COLLECT around the B
  * calls only; completion -- MPI_Waitall, MPI_Win_fence -- is outside),
  * then CALLGRIND_DUMP_STATS_AT("OP-MODE") writes one profile per region.
- * cgcost.py splits each into libmpi and libfabric instructions per call.
+ * cgsplit.py splits each into libmpi and libfabric instructions per call.
  *
  * Communicators (named after the paper's Put microbenchmark, section V-C):
  *   direct  MPI_COMM_WORLD dup           offset  split: upper half

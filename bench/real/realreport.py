@@ -396,10 +396,13 @@ def main():
     skipped = sys.argv[4].split() if len(sys.argv) > 4 else []
     failed = sys.argv[5].split() if len(sys.argv) > 5 else []
     prov = os.path.join(outdir, "provider.txt")
+    settings = os.path.join(outdir, "settings.txt")
     P = ["## Measured on the real libraries: ours vs stock MPICH 4.0.2 (vs Open MPI 4.1.4)\n",
          "Run %s, %d CPUs, at %s. From the repository root:\n" %
          (datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), os.cpu_count(), head_commit()),
          "```sh\n%s\n```\n" % command, "It took %s.\n" % took]
+    if os.path.exists(settings):
+        P.append("Settings (`run-real.sh`'s knobs): `%s`.\n" % open(settings).read().strip())
     if os.path.exists(prov):
         lines = [l.split(None, 1) for l in open(prov).read().splitlines() if l.strip()]
         found = ["%s: %s" % (l[0], l[1]) for l in lines if l[0] != "chosen"]

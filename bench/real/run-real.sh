@@ -87,6 +87,9 @@ pair() { case $(( $1 % 2 )) in 1) l="ours stock" ;; *) l="stock ours" ;; esac
 
 echo "== run-real.sh $out, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load average $load0 =="
 : > "$out/steps.txt"
+echo "NICE=$NICE STEPS=\"$STEPS\" LIBS=\"$LIBS\" HEAP_NPS=\"$HEAP_NPS\" HEAP_K=\"$HEAP_K\" CT_NPS=\"$CT_NPS\"" \
+    "CT_K=$CT_K CT_REPS=$CT_REPS CG_NP=$CG_NP RATE_B=$RATE_B RATE_R=$RATE_R RATE_REPS=$RATE_REPS GENS=$GENS" \
+    "GEN_R=$GEN_R NP_MAX=$NP_MAX NP_REPS=$NP_REPS MR_N=$MR_N MR_REPS=$MR_REPS" | tee "$out/settings.txt"
 hdr build
 libs=""
 for lib in $LIBS; do
