@@ -1,21 +1,25 @@
 /*
  * avrm_lookup.h - the inline fast path: communicator rank -> (pgid, lpid)
- * -> address word. avrm_map_locate() is the ONLY place a rank-map mode is
- * decoded; every other lookup is built on it and the compiler drops what a
+ * -> address word. avrm_map_locate() is the only mode switch; the hot-path
+ * classes (avrm__map_hot) are tested before it and use the same per-mode
+ * formulas; every lookup is built on these two and the compiler drops what a
  * caller does not use.
  *
  * Thread safety: read-only, lock-free; see avrm_ctx.h.
  * Preconditions: r < m->size (the MPI layer validates ranks; use
- * avrm_map_lpid_checked() where it does not). No allocation, no call.
+ * avrm_map_lpid_checked() where it does not). No allocation; no call but
+ * avrm_map_ave's generic path (avrm_map_ave_generic).
  *
  * Cost: instructions per avrm_map_addr() inlined in a loop, x86_64 gcc 12
- * -O2, measured with callgrind by bench/run-core.sh (loop minus empty loop):
- *   stored AV:   direct 7, offset 7, lut 10, stride 12, lut16 20, block 23,
- *                except 23, mlut 25, grid (3-d) 42, mseg 44
- *   computed AV: direct 15, stride 16 (generic path + computed test)
- * direct/offset/lut/stride over a stored AV take the hot-path classes
- * (avrm_path_t) and never reach the switch; the others pay the class tests
- * (6), the PIC jump table (5) and the computed-AV test (2).
+ * -O2, measured with callgrind by bench/run-core.sh (loop minus empty loop;
+ * bench/results/SUMMARY.md section 4):
+ *   hot-path classes (stored AVs): direct 7, offset 7, lut 10, stride 12,
+ *                ilut 15, join 15, lut16 18
+ *   generic:     except 29, block 31, mlut 31, mlut32 32, grid (3-d) 48,
+ *                mseg 60; computed AV: direct 21, stride 22
+ * The generic path pays the six class tests (avrm__map_hot, in avrm_path_t
+ * order), the PIC jump table and the computed-AV test. avrm_map_ave keeps
+ * the generic path out of line (one call).
  */
 #ifndef AVRM_LOOKUP_H
 #define AVRM_LOOKUP_H
