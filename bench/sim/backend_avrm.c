@@ -36,10 +36,23 @@ static int av_create(sim_backend_t *b, const sim_t *sm, uint16_t pgid, uint32_t 
     uint32_t navs0 = s->ctx->navs;
     uint32_t first = sm->me / sm->P * sm->P;
     if (pgid == 0 && s->computed) {
+        /* my node's members as MPICH's glue describes them: RANGE when
+         * consecutive, else CYCLIC (round-robin placement) */
         ap.computed = 1;
         ap.local.kind = AVRM_LOCAL_RANGE;
         ap.local.first = first;
         ap.local.count = first + sm->P <= size ? sm->P : size - first;
+        if (sm->rr) {
+            uint32_t node = sm->me % sm->rr, count = (size - node + sm->rr - 1) / sm->rr;
+            if (count == 1) {
+                ap.local.first = sm->me;
+                ap.local.count = 1;
+            } else {
+                ap.local.kind = AVRM_LOCAL_CYCLIC;
+                ap.local.nnodes = sm->rr;
+                ap.local.node = node;
+            }
+        }
     }
     avrm_av_t *av;
     avrm_status_t st = avrm_av_create(s->ctx, &ap, &av);

@@ -11,6 +11,8 @@
 #   nolocal  MPIR_CVAR_NOLOCAL=1: a node per process   -P 1
 #   block2   MPIR_CVAR_NUM_CLIQUES=2, CLIQUES_BY_BLOCK  -P N/2
 #   rr2      MPIR_CVAR_NUM_CLIQUES=2 (round-robin)      -r 2
+# and, for the sizes in SIMCHECK_COMPUTED_SIZES (default "16"), each
+# placement again with MPIR_CVAR_AVRM_COMPUTED_AV=1 (bench-predict -c);
 # one mpiexec runs every scenario; each scenario (its lines after creation
 # and after the frees, every rank) is one test: PASS when the real lines
 # equal the predicted ones, else FAIL with the differing lines.
@@ -32,6 +34,7 @@ top=$(cd "$here/../.." && pwd)
 . "$here/../mpienv.sh"
 
 sizes=${SIMCHECK_SIZES:-"8 16 32"}
+csizes=${SIMCHECK_COMPUTED_SIZES:-"16"}
 configs=${SIMCHECK_CONFIGS:-"shm nolocal block2 rr2"}
 tmo=${SIMCHECK_TIMEOUT:-120}
 scens="init split dup reorder incl colsplit inter cart workers spawn"
@@ -88,12 +91,19 @@ placement() {  # cfg n
 lines() { grep -E "^$1(-freed)? " "$2" | sort; }
 
 for n in $sizes; do
+    avs=stored
+    case " $csizes " in *" $n "*) avs="stored computed" ;; esac
     for cfg in $configs; do
+      for av in $avs; do
         if ! placement "$cfg" "$n"; then
             echo "FAIL n=$n $cfg: unknown placement"
             fail=$((fail + 1)); continue
         fi
-        tag=n$n-$cfg
+        tag=n$n-$cfg name="n=$n $cfg"
+        if [ "$av" = computed ]; then
+            tag=$tag-computed name="$name computed" popt="$popt -c"
+            penv="$penv MPIR_CVAR_AVRM_COMPUTED_AV=1"
+        fi
         t1=$(date +%s)
         # shellcheck disable=SC2086
         env $penv timeout "$tmo" "$prefix/bin/mpiexec" -n "$n" "$out/pvars" \
@@ -104,7 +114,7 @@ for n in $sizes; do
         prc=$?
         dt=$(($(date +%s) - t1))
         if [ $rc -ne 0 ] || [ $prc -ne 0 ]; then
-            echo "FAIL n=$n $cfg: mpiexec exit $rc, bench-predict exit $prc (${dt}s; $out/$tag.err):"
+            echo "FAIL $name: mpiexec exit $rc, bench-predict exit $prc (${dt}s; $out/$tag.err):"
             sed 's/^/    /' "$out/$tag.err" | head -20
             for s in $scens; do fail=$((fail + 1)); done
             continue
@@ -113,19 +123,20 @@ for n in $sizes; do
             lines "$s" "$out/$tag.real" > "$out/$tag.$s.real"
             lines "$s" "$out/$tag.sim" > "$out/$tag.$s.sim"
             if [ ! -s "$out/$tag.$s.real" ]; then
-                echo "FAIL n=$n $cfg $s: no lines from pvars"
+                echo "FAIL $name $s: no lines from pvars"
                 fail=$((fail + 1))
             elif cmp -s "$out/$tag.$s.real" "$out/$tag.$s.sim"; then
-                echo "PASS n=$n $cfg $s"
+                echo "PASS $name $s"
                 pass=$((pass + 1))
             else
-                echo "FAIL n=$n $cfg $s: real (<) and simulator (>) differ:"
+                echo "FAIL $name $s: real (<) and simulator (>) differ:"
                 diff "$out/$tag.$s.real" "$out/$tag.$s.sim" | grep '^[<>]' | head -12 | sed 's/^/    /'
                 fail=$((fail + 1))
             fi
         done
-        echo "     n=$n $cfg: ${dt}s"
+        echo "     $name: ${dt}s"
         heap_rows "$tag" "$out/$tag.real" >> "$out/heap.txt"
+      done
     done
     # control: another placement's prediction must not match
     if [ -s "$out/n$n-shm.real" ]; then
