@@ -12,7 +12,7 @@ bench_bench_simbuild_SOURCES = bench/sim/simbuild.c bench/sim/scenarios.c bench/
 	bench/models/ch4build.c bench/models/ch4build.h
 bench_bench_simbuild_LDADD = libavrm.a
 # the simulator's prediction of the real library's pvars (test/simcheck)
-bench_bench_predict_SOURCES = bench/sim/predict.c bench/sim/sim.c bench/sim/sim.h \
+bench_bench_predict_SOURCES = bench/sim/predict.c bench/common/namelist.h bench/sim/sim.c bench/sim/sim.h \
 	bench/sim/backend_avrm.c bench/sim/backend_avrm.h
 bench_bench_predict_LDADD = libavrm.a
 bench_bench_lookup_SOURCES = bench/lookup/lookup.c bench/common/maps.c bench/common/maps.h

@@ -27,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "../common/namelist.h"
 
 #define MAXC 16
 typedef struct run { sim_t *s; sim_comm_t *c[MAXC]; int nc; } run_t;
@@ -166,15 +167,6 @@ static void print(sim_backend_t *b, const char *name, const char *phase, uint32_
     printf("%s\n", any ? "" : "-");
 }
 
-static int selected(const char *list, const char *name)
-{
-    if (!list) return 1;
-    size_t l = strlen(name);
-    for (const char *p = list; (p = strstr(p, name)); p += l)
-        if ((p == list || p[-1] == ',') && (p[l] == 0 || p[l] == ',')) return 1;
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     uint32_t N = 0, P = 0, rr = 0;
@@ -199,7 +191,7 @@ int main(int argc, char **argv)
         sim_t s;
         if (!b || sim_init_ex(&s, N, P, rr, 0, me, &b, 1)) { fprintf(stderr, "sim init failed\n"); return 1; }
         for (size_t k = 0; k < NSC; k++) {
-            if (!selected(list, scen[k].name)) continue;
+            if (!namelist_has(list, scen[k].name)) continue;
             run_t r = { &s, { 0 }, 0 };
             scen[k].fn(&r);
             print(b, scen[k].name, "", me);

@@ -32,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pvar.h"               /* bench/real/pvar.h */
+#include "../../bench/common/namelist.h"
 
 #define NSIZE 7
 #define MAXMODES 32
@@ -320,15 +321,6 @@ static void heap_line(const char *name, long long dh, long long da)
     }
 }
 
-static int selected(const char *list, const char *name)
-{
-    if (!list) return 1;
-    size_t l = strlen(name);
-    for (const char *p = list; (p = strstr(p, name)); p += l)
-        if ((p == list || p[-1] == ',') && (p[l] == 0 || p[l] == ',')) return 1;
-    return 0;
-}
-
 int main(int argc, char **argv)
 {
     MPI_Comm parent;
@@ -348,7 +340,7 @@ int main(int argc, char **argv)
     }
     heap_line("mpi_init", h1 - h0, avrm_now());
     for (size_t k = 0; k < NSC; k++) {
-        if (!selected(list, scen[k].name)) continue;
+        if (!namelist_has(list, scen[k].name)) continue;
         nkept = 0;
         long long hb = heap_now(), ab = avrm_now();
         scen[k].fn();
