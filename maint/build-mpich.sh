@@ -20,7 +20,9 @@ if [ "$flavor" = patched ]; then
 fi
 
 # what decides whether we must rebuild from scratch: tarball + series content
-key=$( { echo "$tarball"; echo "$flavor"; [ "$flavor" = stock ] || cat "$top"/patches/mpich/series "$top"/patches/mpich/*.patch; } | sha256sum | cut -c1-16)
+# (and the extra configure options, when there are any)
+key=$( { echo "$tarball"; echo "$flavor"; [ "$flavor" = stock ] || cat "$top"/patches/mpich/series "$top"/patches/mpich/*.patch
+         [ -z "${AVRM_MPICH_CONFIGURE_EXTRA:-}" ] || echo "$AVRM_MPICH_CONFIGURE_EXTRA"; } | sha256sum | cut -c1-16)
 if [ ! -f "$src/.avrm-key" ] || [ "$(cat "$src/.avrm-key")" != "$key" ]; then
     log "extracting $tarball"
     rm -rf "$src" "$obj"; mkdir -p "$src"

@@ -10,7 +10,8 @@
 #   mpich-variants  its comm group topo spawn again with MPIR_CVAR_AVRM_PATTERNS=0
 #           and with MPIR_CVAR_AVRM_COMPUTED_AV=1 (reusing the mpich phase's build)
 #   dropin  Debian's MPICH-linked binaries on our libmpi
-#   cluster MPI jobs across emulated hosts (namespaces): mpiexec, srun, a fault
+#   cluster MPI jobs across emulated hosts (namespaces): mpiexec, srun --mpi=pmi2,
+#           srun --mpi=pmix on ours built --with-pmix (built there), a fault
 # AVRM_TEST_PHASES="unit mpi" selects phases. A phase without its closing line,
 # or that exits nonzero with 0 failed, counts one more failure. A phase's
 # "skipped: N" line is summed into the summary.
@@ -30,7 +31,9 @@ for ph in $phases; do
         mpich)  cmd="$top/test/mpich-suite/run.sh $prefix $src $out/mpich-suite" ;;
         mpich-variants) cmd="env AVRM_SUITE_BUILD=$out/mpich-suite/build $top/test/mpich-suite/variants.sh $prefix $src $out/mpich-variants" ;;
         dropin) cmd="$top/test/dropin/run.sh $prefix" ;;
-        cluster) cmd="env AVCLUSTER_SUITE_BUILD=$out/mpich-suite/build $top/test/cluster/run.sh $prefix $src $out/cluster" ;;
+        cluster) cmd="env AVCLUSTER_SUITE_BUILD=$out/mpich-suite/build AVCLUSTER_PMIX_MAKEDIR=$bdir
+                      AVCLUSTER_PMIX_PREFIX=$bdir/mpich-build/pmix/mpich-patched
+                      $top/test/cluster/run.sh $prefix $src $out/cluster" ;;
         *) echo "run-all: unknown phase $ph" >&2; tf=$((tf + 1)); continue ;;
     esac
     echo "=== phase $ph: $cmd"

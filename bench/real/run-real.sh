@@ -45,7 +45,7 @@ mkdir -p "$out"; out=$(cd "$out" && pwd)
 : "${MPICH_PATCHED:=$top/mpich-build/mpich-patched}" "${MPICH_STOCK:=$top/mpich-build/mpich-stock}"
 : "${LIBS:=ours stock ompi}" "${NICE:=10}"
 : "${STEPS:=probe av heap ctime insns rate gen netpipe msgrate}"
-: "${HEAP_NPS:=8 16 32}" "${HEAP_K:=1000 400 200}"
+: "${HEAP_NPS:=8 16 32}" "${HEAP_K:=1000 1000 1000}"
 : "${CT_NPS:=8 16}" "${CT_K:=40}" "${CT_REPS:=5}"
 : "${CG_NP:=6}" "${RATE_B:=64}" "${RATE_R:=100}" "${RATE_REPS:=5}" "${GENS:=6}" "${GEN_R:=30}"
 : "${NP_MAX:=65536}" "${NP_REPS:=2}" "${MR_N:=20000}" "${MR_REPS:=5}"

@@ -7,7 +7,9 @@
 #
 # Host i: network, UTS, mount and IPC namespaces held by a `sleep`, hostname
 # nodei, eth0 = veth to br0 in the bridge's own network namespace, address
-# $AVCLUSTER_NET.i/24, /etc/hosts (bind mount) naming every host, own /dev/shm.
+# $AVCLUSTER_NET.i/24, /etc/hosts (bind mount) naming every host, own /dev/shm,
+# own /var/tmp (DIR/nodei.var-tmp: Slurm's TmpFS, where its PMIx plugin makes
+# per-job directories whose names do not say the host; /tmp stays shared).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$AVCLUSTER_DIR n=$1 slots=$2 place=$3 slurm=$4
@@ -19,8 +21,9 @@ log() { echo "cluster: $*" >&2; }
 holder() {
     unshare --uts --net --ipc --mount sh -c '
         hostname "$1" && mount --bind "$2" /etc/hosts &&
-        mount -t tmpfs -o mode=1777 shm /dev/shm && ip link set lo up &&
-        touch "$3" && exec sleep infinity' sh "$1" "$dir/hosts" "$dir/$1.ready" &
+        mount -t tmpfs -o mode=1777 shm /dev/shm && mkdir -m 1777 "$4" &&
+        mount --bind "$4" /var/tmp && ip link set lo up &&
+        touch "$3" && exec sleep infinity' sh "$1" "$dir/hosts" "$dir/$1.ready" "$dir/$1.var-tmp" &
     t=0
     while [ ! -e "$dir/$1.ready" ]; do
         kill -0 $! 2>/dev/null && [ $t -lt 100 ] || { log "cannot create host $1"; return 1; }

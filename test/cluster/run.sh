@@ -16,7 +16,8 @@
 # Slurm (--slurm): srun --mpi=pmi2 -N 2 -n 8: hostmap block and cyclic, the
 #   demo, and a few of our tests (AVCLUSTER_SRUN_TESTS); with
 #   AVCLUSTER_PMIX_PREFIX=DIR (an MPICH built --with-pmix) the same with
-#   --mpi=pmix on that build.
+#   --mpi=pmix on that build; with AVCLUSTER_PMIX_MAKEDIR=BUILDDIR too, it is
+#   first built by `make -C BUILDDIR mpich-pmix` (make check sets both).
 # Fault: a rank killed on node2 during a 2x4 job: mpiexec must exit nonzero
 #   with an error report and leave no process on any host (fault.sh).
 # Each job is one line PASS/FAIL; test/mpi and MPICH's suite add their own
@@ -153,6 +154,17 @@ srun_jobs() {  # MPI PREFIX
         counts -n 2 --slurm -- "$top/test/mpi/runtests.sh" "$sp" "$out/mpi-srun-$1" $AVCLUSTER_SRUN_TESTS
 }
 srun_jobs pmi2 "$prefix"
+# ours built --with-pmix: made here first (make -C AVCLUSTER_PMIX_MAKEDIR
+# mpich-pmix) when that is set; a failed build is one failure, its jobs not run
+if [ -n "${AVCLUSTER_PMIX_MAKEDIR:-}" ]; then
+    s0=$(date +%s)
+    if make -C "$AVCLUSTER_PMIX_MAKEDIR" mpich-pmix > "$out/pmix-build.log" 2>&1; then
+        echo "PASS build ours --with-pmix ($(( $(date +%s) - s0 ))s)"; pass=$((pass + 1))
+    else
+        echo "FAIL build ours --with-pmix, log $out/pmix-build.log"; fail=$((fail + 1))
+        tail -5 "$out/pmix-build.log" | sed 's/^/    /'; AVCLUSTER_PMIX_PREFIX=""
+    fi
+fi
 [ -n "${AVCLUSTER_PMIX_PREFIX:-}" ] && srun_jobs pmix "$(cd "$AVCLUSTER_PMIX_PREFIX" && pwd)"
 
 # --- fault: kill one rank on node2 mid-job ---------------------------------------

@@ -27,6 +27,7 @@ SlurmUser=root
 SlurmdUser=root
 StateSaveLocation=$d/ctld
 SlurmdSpoolDir=$d/spool.%n
+TmpFS=/var/tmp
 SlurmctldPidFile=$d/slurmctld.pid
 SlurmdPidFile=$d/slurmd.%n.pid
 SlurmctldLogFile=$d/slurmctld.log
@@ -49,7 +50,7 @@ export SLURM_CONF=$d/slurm.conf
 "$here/enter.sh" "$head" munged --force --socket="$d/munge.sock" --key-file="$d/munge.key" \
     --pid-file="$d/munged.pid" --log-file="$d/munged.log" --seed-file="$d/munged.seed"
 "$here/enter.sh" "$head" slurmctld -f "$SLURM_CONF"
-for h in "$@"; do "$here/enter.sh" "$h" slurmd -f "$SLURM_CONF"; done
+for h in "$@"; do mkdir -p "$d/spool.$h"; "$here/enter.sh" "$h" slurmd -f "$SLURM_CONF"; done
 t=0
 while [ "$("$here/enter.sh" "$head" sinfo -h -t idle -o %D 2>/dev/null)" != "$n" ]; do
     [ $t -lt 60 ] || { echo "slurm-up: nodes not idle after 30 s:" >&2
