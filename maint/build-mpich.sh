@@ -19,10 +19,22 @@ if [ "$flavor" = patched ]; then
     [ -f "$AVRM_CORE_LIB" ] || { log "missing $AVRM_CORE_LIB"; exit 1; }
 fi
 
+# Options are one list for both flavors (side-by-side fairness).
+opts="--prefix=$prefix --with-device=ch4:ofi --with-libfabric=/usr --with-hwloc=/usr
+      --enable-fortran=all --disable-cxx --with-datatype-engine=${AVRM_DATATYPE_ENGINE:-dataloop}
+      --enable-romio --disable-doc --enable-g=none --enable-fast=O2
+      ${AVRM_MPICH_CONFIGURE_EXTRA:-}"
+opts=$(echo $opts)   # one line for eval
+# Fortran (mpif.h, use mpi, use mpi_f08): Debian's gfortran, not through ccache
+# (ccache does not cache Fortran compiles that write module files). gfortran
+# >= 10 rejects mpif.h's choice-buffer calls without -fallow-argument-mismatch
+# (MPICH's configure says so and stops; Debian's mpich package passes it too).
+FC=gfortran F77=gfortran FFLAGS_MPI=-fallow-argument-mismatch
+
 # what decides whether we must rebuild from scratch: tarball + series content
-# (and the extra configure options, when there are any)
+# + the configure options and compilers
 key=$( { echo "$tarball"; echo "$flavor"; [ "$flavor" = stock ] || cat "$top"/patches/mpich/series "$top"/patches/mpich/*.patch
-         [ -z "${AVRM_MPICH_CONFIGURE_EXTRA:-}" ] || echo "$AVRM_MPICH_CONFIGURE_EXTRA"; } | sha256sum | cut -c1-16)
+         echo "$opts $FC $F77 $FFLAGS_MPI"; } | sha256sum | cut -c1-16)
 if [ ! -f "$src/.avrm-key" ] || [ "$(cat "$src/.avrm-key")" != "$key" ]; then
     log "extracting $tarball"
     rm -rf "$src" "$obj"; mkdir -p "$src"
@@ -53,12 +65,6 @@ if [ "$flavor" = patched ]; then
     extra="MPICHLIB_CPPFLAGS=-I$top/include"
     makelibs="LIBS=$AVRM_CORE_LIB"
 fi
-# Options are one list for both flavors (side-by-side fairness).
-opts="--prefix=$prefix --with-device=ch4:ofi --with-libfabric=/usr --with-hwloc=/usr
-      --disable-fortran --disable-cxx --with-datatype-engine=${AVRM_DATATYPE_ENGINE:-dataloop}
-      --enable-romio --disable-doc --enable-g=none --enable-fast=O2
-      ${AVRM_MPICH_CONFIGURE_EXTRA:-}"
-opts=$(echo $opts)   # one line for eval
 # MPICH's configure adds `pkg-config --static --libs libfabric` to libmpi's link;
 # Debian's libfabric.pc lists static-only deps there (psm, rdmacm, efa...) whose
 # shared dev links are not installed. Give configure a copy without them.
@@ -69,12 +75,18 @@ export PKG_CONFIG_PATH=$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 if [ ! -f "$obj/config.status" ]; then
     mkdir -p "$obj"; log "configure"
     t0=$(date +%s)
-    (cd "$obj" && eval "\"$src/configure\" $opts CC=\"$CC\" $extra" > configure.log 2>&1) ||
+    (cd "$obj" && eval "\"$src/configure\" $opts CC=\"$CC\" FC=$FC F77=$F77 FFLAGS=$FFLAGS_MPI FCFLAGS=$FFLAGS_MPI $extra" > configure.log 2>&1) ||
         { tail -30 "$obj/configure.log" >&2; log "configure failed: $obj/configure.log"; exit 1; }
     log "configure took $(( $(date +%s) - t0 ))s"
 fi
 t0=$(date +%s)
 (cd "$obj" && make -j"$jobs" $makelibs > make.log 2>&1 && make install $makelibs > install.log 2>&1) ||
     { grep -m5 -B2 -A5 'error' "$obj/make.log" >&2 || tail -30 "$obj/make.log" >&2; log "build failed: $obj/make.log"; exit 1; }
+# The sonames Debian's libmpich12 package gives these libraries: a program
+# built against Debian's MPICH (mpicc/mpif90 there) then runs on this prefix
+# with LD_LIBRARY_PATH=$prefix/lib alone. (libmpichcxx.so.12: no C++
+# bindings are built.)
+ln -sf libmpi.so.12 "$prefix/lib/libmpich.so.12"
+ln -sf libmpifort.so.12 "$prefix/lib/libmpichfort.so.12"
 [ "$flavor" = patched ] && cp "$AVRM_CORE_LIB" "$obj/.avrm-core-linked"
 log "make+install took $(( $(date +%s) - t0 ))s -> $prefix"

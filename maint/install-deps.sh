@@ -3,12 +3,15 @@
 # Idempotent; run as root on a fresh Debian bookworm machine.
 # slurm-wlm (slurmctld, slurmd, srun; mpi_pmi2 and mpi_pmix_v4 plugins) and munge:
 # the cluster test phase (test/cluster) runs them inside emulated hosts (iproute2:
-# veth links and a bridge between those hosts).
+# veth links and a bridge between those hosts). gfortran: MPICH's Fortran
+# bindings. libmpich-dev (Debian's mpif90.mpich) and nwchem-mpich: Fortran
+# programs built against Debian's MPICH for the drop-in phase (test/dropin).
 set -eu
-PKGS="build-essential autoconf automake libtool pkg-config ccache xz-utils dpkg-dev
+PKGS="build-essential gfortran autoconf automake libtool pkg-config ccache xz-utils dpkg-dev
       libfabric-dev libhwloc-dev libpmix-dev
       valgrind gnuplot-nox clang llvm libclang-rt-14-dev
       netpipe-mpich2 scalapack-mpi-test libscalapack-mpich2.2 scalapack-test-common libmpich12
+      libmpich-dev nwchem-mpich
       openmpi-bin libopenmpi-dev python3
       slurm-wlm munge iproute2"
 missing=""

@@ -40,6 +40,18 @@ typedef struct avrm_ctx {
     struct avrm_table *tables;    /* every live table, so that destroy frees them */
 } avrm_ctx_t;
 
+/* The allocator of every libavrm allocation, process-wide; libc's by
+ * default (avrm_set_allocator(NULL)). Set it before the first context is
+ * created and leave it while one exists: a block is freed by the allocator
+ * that made it. MPICH's glue passes MPL's, so that MPICH's memory tracing
+ * (--enable-g=mem) sees libavrm's blocks too. Not thread-safe; O(1). */
+typedef struct avrm_allocator {
+    void *(*malloc_fn)(size_t bytes);
+    void *(*realloc_fn)(void *p, size_t bytes);
+    void  (*free_fn)(void *p);
+} avrm_allocator_t;
+void avrm_set_allocator(const avrm_allocator_t *a);
+
 /* Default parameters: every pattern and table-sharing on, computed AV off. */
 avrm_params_t avrm_params_default(void);
 

@@ -56,6 +56,13 @@ void avrm_map_reseal(const avrm_ctx_t *ctx, avrm_rankmap_t *m);
  * an empty DIRECT map of size 0. */
 void avrm_map_release(avrm_ctx_t *ctx, avrm_rankmap_t *m);
 
+/* seen[g] = 1 for every process group g that a rank of m belongs to; seen
+ * has ctx->navs bytes, zeroed by the caller. A reader: O(1) for a
+ * single-group map, O(m->size) decodes for a multi-group one. Callers that
+ * drop group references act on seen after it returns: dropping the last one
+ * destroys an AV that decoding the next rank may still read. */
+void avrm_map_mark_groups(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint8_t *seen);
+
 /* Bytes of table memory this map references (0 for regular modes), and
  * whether that table is shared with another map. */
 size_t avrm_map_table_bytes(const avrm_rankmap_t *m, int *shared);

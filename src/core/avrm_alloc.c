@@ -1,6 +1,16 @@
 /* avrm_alloc.c - allocation wrappers with failure injection (see avrm_alloc.h). */
 #include <stdlib.h>
+#include <string.h>
 #include "avrm_alloc.h"
+#include "avrm/avrm_ctx.h"
+
+static avrm_allocator_t alloc = { malloc, realloc, free };
+
+void avrm_set_allocator(const avrm_allocator_t *a)
+{
+    static const avrm_allocator_t libc = { malloc, realloc, free };
+    alloc = a ? *a : libc;
+}
 
 static long fail_after = -1;   /* < 0: never fail */
 static long attempts;
@@ -16,22 +26,27 @@ static int avrm__should_fail(void)
 
 void *avrm__malloc(size_t bytes)
 {
-    return avrm__should_fail() ? NULL : malloc(bytes ? bytes : 1);
+    return avrm__should_fail() ? NULL : alloc.malloc_fn(bytes ? bytes : 1);
 }
 
 void *avrm__calloc(size_t n, size_t size)
 {
-    return avrm__should_fail() ? NULL : calloc(n ? n : 1, size ? size : 1);
+    if (avrm__should_fail()) return NULL;
+    n = n ? n : 1, size = size ? size : 1;
+    if (n > (size_t) -1 / size) return NULL;
+    void *p = alloc.malloc_fn(n * size);
+    if (p) memset(p, 0, n * size);
+    return p;
 }
 
 void *avrm__realloc(void *p, size_t bytes)
 {
-    return avrm__should_fail() ? NULL : realloc(p, bytes ? bytes : 1);
+    return avrm__should_fail() ? NULL : alloc.realloc_fn(p, bytes ? bytes : 1);
 }
 
 void avrm__free(void *p)
 {
-    free(p);
+    alloc.free_fn(p);
 }
 
 void avrm__alloc_fail_after(long n)

@@ -26,6 +26,20 @@ avrm_ave_t avrm_map_ave_generic(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, 
     return e ? e[l] : avrm_ave_make(l, avrm_locality_has(&ctx->avs[g]->local, l));
 }
 
+void avrm_map_mark_groups(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint8_t *seen)
+{
+    if (m->size == 0) return;
+    if (!avrm_map_is_multi(m)) {
+        seen[m->pgid] = 1;
+        return;
+    }
+    for (uint32_t r = 0; r < m->size; r++) {
+        avrm_pgid_t g;
+        (void) avrm_map_lpid(ctx, m, r, &g);
+        seen[g] = 1;
+    }
+}
+
 void avrm_map_reseal(const avrm_ctx_t *ctx, avrm_rankmap_t *m)
 {
     if (!ctx || !m || !m->size) return;

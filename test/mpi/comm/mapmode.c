@@ -8,71 +8,7 @@
  *
  * On a library without the pvar the test fails, unless AVTEST_STOCK=1 says
  * it runs on stock MPICH (then only the traffic is checked). */
-#include "avtest.h"
-
-static MPI_T_pvar_session sess;
-static int mode_idx = -1;
-
-static void find_pvar(void)
-{
-    int n = 0, prov;
-    MPI_T_init_thread(MPI_THREAD_SINGLE, &prov);
-    MPI_T_pvar_session_create(&sess);
-    MPI_T_pvar_get_num(&n);
-    for (int i = 0; i < n; i++) {
-        char name[128], desc[256];
-        int nl = sizeof name, dl = sizeof desc, verb, cls, bind, ro, cont, atomic;
-        MPI_Datatype dt;
-        MPI_T_enum et;
-        if (MPI_T_pvar_get_info(i, name, &nl, &verb, &cls, &dt, &et, desc, &dl, &bind, &ro,
-                                &cont, &atomic) == MPI_SUCCESS &&
-            !strcmp(name, "avrm_comm_map_mode") && bind == MPI_T_BIND_MPI_COMM)
-            mode_idx = i;
-    }
-}
-
-/* mode name of comm's map, or "" */
-static void map_mode(MPI_Comm comm, char *out, int len)
-{
-    MPI_T_pvar_handle h;
-    int count, val = -1, nitems = 0, nl;
-    MPI_T_enum et;
-    char name[128], desc[256], ename[64];
-    int dl = sizeof desc, el = sizeof ename, verb, cls, bind, ro, cont, atomic;
-    MPI_Datatype dt;
-
-    out[0] = '\0';
-    nl = sizeof name;
-    if (MPI_T_pvar_get_info(mode_idx, name, &nl, &verb, &cls, &dt, &et, desc, &dl, &bind, &ro,
-                            &cont, &atomic) != MPI_SUCCESS ||
-        MPI_T_pvar_handle_alloc(sess, mode_idx, &comm, &h, &count) != MPI_SUCCESS)
-        return;
-    if (MPI_T_pvar_read(sess, h, &val) == MPI_SUCCESS && et != MPI_T_ENUM_NULL) {
-        MPI_T_enum_get_info(et, &nitems, ename, &el);
-        for (int k = 0; k < nitems; k++) {
-            int v, l = len;
-            if (MPI_T_enum_get_item(et, k, &v, out, &l) == MPI_SUCCESS && v == val)
-                break;
-            out[0] = '\0';
-        }
-    }
-    MPI_T_pvar_handle_free(sess, &h);
-}
-
-/* accepted: space-separated mode names */
-static void check_mode(MPI_Comm comm, const char *what, const char *accepted)
-{
-    char mode[64], pad[80];
-    av_ctx = what;
-    if (mode_idx < 0)
-        return;
-    map_mode(comm, mode, sizeof mode);
-    snprintf(pad, sizeof pad, " %s ", mode);
-    char acc[128];
-    snprintf(acc, sizeof acc, " %s ", accepted);
-    if (!mode[0] || !strstr(acc, pad))
-        av_err("map mode '%s', expected one of: %s", mode, accepted);
-}
+#include "avtest_mode.h"
 
 static void check_split(int color, int key, const char *what, const char *accepted)
 {
@@ -86,7 +22,7 @@ static void check_split(int color, int key, const char *what, const char *accept
     av_ctx = what;
     av_check_comm(c, expect, n);
     if (n > 2)     /* 1-2 ranks are always regular */
-        check_mode(c, what, accepted);
+        av_check_mode(c, what, accepted);
     MPI_Comm_free(&c);
     free(colors);
     free(keys);
@@ -117,7 +53,7 @@ static void spawn_merge(char **argv)
                  MPI_STATUS_IGNORE);
     if (got != left)
         av_err("ring: got %d from left neighbour %d", got, left);
-    check_mode(merged, "spawn+merge", "join mlut mlut32 mseg");
+    av_check_mode(merged, "spawn+merge", "join mlut mlut32 mseg");
     MPI_Comm_free(&merged);
     MPI_Comm_disconnect(&inter);
 }
@@ -151,17 +87,13 @@ int main(int argc, char **argv)
     }
     av_init(&argc, &argv);
     int W = av_wsize, r = av_wrank;
-    find_pvar();
-    const char *stock = getenv("AVTEST_STOCK");
-    if (mode_idx < 0 && !(stock && !strcmp(stock, "1"))) {
-        av_ctx = "setup";
-        av_err("no MPI_T pvar avrm_comm_map_mode (set AVTEST_STOCK=1 on stock MPICH)");
-    }
+    av_find_mode_pvar();
+    av_need_mode_pvar();
 
     MPI_Comm d;
     MPI_Comm_dup(MPI_COMM_WORLD, &d);
-    check_mode(d, "dup of world", "direct");
-    check_mode(MPI_COMM_WORLD, "world", "direct");
+    av_check_mode(d, "dup of world", "direct");
+    av_check_mode(MPI_COMM_WORLD, "world", "direct");
     MPI_Comm_free(&d);
 
     check_split(r % 2, r, "odd/even split", "stride");
@@ -179,13 +111,13 @@ int main(int argc, char **argv)
     MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
     MPI_Cart_sub(cart, keep, &row);
     if (dims[1] > 2)
-        check_mode(row, "cart row", "direct offset");
+        av_check_mode(row, "cart row", "direct offset");
     keep[0] = 1;
     keep[1] = 0;
     MPI_Comm col;
     MPI_Cart_sub(cart, keep, &col);
     if (dims[0] > 2)
-        check_mode(col, "cart column", "direct offset stride");
+        av_check_mode(col, "cart column", "direct offset stride");
     MPI_Comm_free(&row);
     MPI_Comm_free(&col);
     MPI_Comm_free(&cart);
@@ -202,7 +134,7 @@ int main(int argc, char **argv)
         int nroots;
         MPI_Comm_size(roots, &nroots);
         if (nroots > 2)
-            check_mode(roots, "node roots", "direct offset stride block except");
+            av_check_mode(roots, "node roots", "direct offset stride block except");
         MPI_Comm_free(&roots);
     }
     MPI_Comm_free(&node);

@@ -5,8 +5,10 @@
  * switches of stock ch4_proc.h.
  *
  * Our file, added to the MPICH tree by patches/mpich/series; included by
- * ch4_proc.h, so every CH4 translation goes through libavrm's one switch
- * (avrm_map_locate, include/avrm/avrm_lookup.h).
+ * ch4_proc.h, so every CH4 translation goes through libavrm's lookup
+ * (include/avrm/avrm_lookup.h): the hot-path classes inline (direct, offset,
+ * lut, stride, ilut, join, lut16), every other mode through its one mode
+ * switch out of line (avrm_map_ave_generic).
  *
  * The AV handle (MPIDI_av_entry_t *): the peer's 8-byte libavrm address word
  * (fi_addr << 1 | local bit) carried BY VALUE in the pointer-typed slot that
@@ -21,8 +23,9 @@
  * MPIDIU_THREAD_UTIL_MUTEX (a no-op under the global critical section, which
  * then serializes them; a real mutex under per-vci granularity).
  *
- * Cost: every translation here is one libavrm decode: 7-12 instructions for
- * direct/offset/lut/stride maps over a stored AV, the mode switch otherwise.
+ * Cost: every translation here is one libavrm decode: 7-18 instructions for
+ * the hot-path classes over a stored AV, 21-60 through the mode switch
+ * (avrm_lookup.h has the per-mode figures).
  */
 #ifndef CH4_AVRM_H_INCLUDED
 #define CH4_AVRM_H_INCLUDED
@@ -34,7 +37,8 @@ _Static_assert(sizeof(void *) == sizeof(avrm_ave_t), "the AV handle carries a 64
 typedef struct MPIDI_avrm {
     avrm_ctx_t *ctx;            /* read by the hot path (multi-group maps) */
     uint32_t *pg_refs;          /* communicator references per process group */
-    uint32_t npg_refs;
+    uint8_t *pg_seen;           /* scratch marks per group (MPIDIU_map_ref_groups) */
+    uint32_t npg_refs;          /* entries of both, >= ctx->navs */
     const char *stored_reason;  /* why the world AV is stored although
                                  * MPIR_CVAR_AVRM_COMPUTED_AV asked otherwise */
 } MPIDI_avrm_t;
@@ -72,7 +76,7 @@ MPL_STATIC_INLINE_PREFIX const avrm_rankmap_t *MPIDIU_comm_local_map(MPIR_Comm *
 /* AV manager (ch4_avrm_av.h, compiled in ch4_proc.c) */
 int MPIDIU_av_set_addr(int avtid, int lpid, uint64_t addr);
 int MPIDIU_avt_exists(int avtid);
-void MPIDIU_avrm_require_stored(const char *reason);
+int MPIDIU_avrm_require_stored(const char *reason);
 void MPIDIU_map_ref_groups(const avrm_rankmap_t * m, int add);
 
 /* Rank maps (ch4_avrm_comm.h, compiled in ch4i_comm.c) */

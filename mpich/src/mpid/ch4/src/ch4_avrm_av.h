@@ -8,11 +8,14 @@
  * Our file, added to the MPICH tree by patches/mpich/series; compiled once,
  * included by ch4_proc.c in place of stock's AV tables.
  *
- * Thread safety: writers take MPIDIU_THREAD_UTIL_MUTEX (see ch4_avrm.h).
+ * Thread safety: writers hold MPIDIU_THREAD_UTIL_MUTEX (see ch4_avrm.h):
+ * MPIDIU_new_avt and MPIDIU_free_avt take it; the reference counting below
+ * runs inside map builds and releases, which hold it (never taken twice).
  * Costs: init O(world) (stored: the entry array and its locality bits;
  * computed: O(world) scan of node_map to describe my node); new/free group
  * O(size); set O(1); ref counting O(1) per group, O(ranks) for a multi-group
- * map.
+ * map. Per-group state (pg_refs, pg_seen) is sized when a group is created,
+ * where failing is reportable: taking or dropping references never allocates.
  */
 #ifndef CH4_AVRM_AV_H_INCLUDED
 #define CH4_AVRM_AV_H_INCLUDED
@@ -21,6 +24,26 @@
 #include "ch4_avrm_errno.h"
 
 MPIDI_avrm_t MPIDI_avrm;
+
+/* Room for the reference count and scratch mark of groups 0..n-1. */
+static int pg_state_reserve(uint32_t n)
+{
+    if (n <= MPIDI_avrm.npg_refs)
+        return MPI_SUCCESS;
+    n = MPL_MAX(n, 2 * MPIDI_avrm.npg_refs);
+    uint32_t *r = MPL_realloc(MPIDI_avrm.pg_refs, n * sizeof(*r), MPL_MEM_ADDRESS);
+    if (!r)
+        return MPIDIU_avrm_err(AVRM_ERR_NOMEM, "process group reference counts");
+    MPIDI_avrm.pg_refs = r;
+    uint8_t *seen = MPL_realloc(MPIDI_avrm.pg_seen, n, MPL_MEM_ADDRESS);
+    if (!seen)
+        return MPIDIU_avrm_err(AVRM_ERR_NOMEM, "process group marks");
+    MPIDI_avrm.pg_seen = seen;
+    memset(r + MPIDI_avrm.npg_refs, 0, (n - MPIDI_avrm.npg_refs) * sizeof(*r));
+    memset(seen + MPIDI_avrm.npg_refs, 0, n - MPIDI_avrm.npg_refs);
+    MPIDI_avrm.npg_refs = n;
+    return MPI_SUCCESS;
+}
 
 static void params_from_cvars(avrm_params_t * p)
 {
@@ -65,7 +88,7 @@ static int world_locality(avrm_locality_t * loc, uint32_t ** list)
     } else {
         *list = MPL_malloc(count * sizeof(uint32_t), MPL_MEM_ADDRESS);
         if (!*list)
-            return MPI_ERR_NO_MEM;
+            return MPIDIU_avrm_err(AVRM_ERR_NOMEM, "list of my node's members");
         loc->kind = AVRM_LOCAL_LIST;
         loc->count = 0;
         for (int i = 0; i < n; i++)
@@ -74,6 +97,23 @@ static int world_locality(avrm_locality_t * loc, uint32_t ** list)
         loc->list = *list;
     }
     return MPI_SUCCESS;
+}
+
+/* libavrm allocates through MPL, so that MPICH's memory tracing
+ * (--enable-g=mem) reports its blocks with MPICH's own. */
+static void *avrm_mpl_malloc(size_t bytes)
+{
+    return MPL_malloc(bytes, MPL_MEM_ADDRESS);
+}
+
+static void *avrm_mpl_realloc(void *p, size_t bytes)
+{
+    return MPL_realloc(p, bytes, MPL_MEM_ADDRESS);
+}
+
+static void avrm_mpl_free(void *p)
+{
+    MPL_free(p);
 }
 
 /* Context and world AV. Runs after MPIR_pmi_init (node_map exists) and
@@ -86,10 +126,14 @@ int MPIDIU_avt_init(void)
     avrm_av_t *av = NULL;
     uint32_t *list = NULL;
 
+    static const avrm_allocator_t mpl = { avrm_mpl_malloc, avrm_mpl_realloc, avrm_mpl_free };
+    avrm_set_allocator(&mpl);
     params_from_cvars(&params);
     MPIDI_avrm.stored_reason = NULL;
-    mpi_errno = MPIDIU_avrm_errno(avrm_ctx_create(&params, &MPIDI_avrm.ctx));
-    MPIR_ERR_CHKANDJUMP(mpi_errno, mpi_errno, MPI_ERR_OTHER, "**nomem");
+    mpi_errno = MPIDIU_avrm_err(avrm_ctx_create(&params, &MPIDI_avrm.ctx), "address layer context");
+    MPIR_ERR_CHECK(mpi_errno);
+    mpi_errno = pg_state_reserve(8);
+    MPIR_ERR_CHECK(mpi_errno);
 
     avp.size = (uint32_t) MPIR_Process.size;
     avp.pgid = 0;
@@ -101,11 +145,11 @@ int MPIDIU_avt_init(void)
     }
     if (avp.computed) {
         mpi_errno = world_locality(&avp.local, &list);
-        MPIR_ERR_CHKANDJUMP(mpi_errno, mpi_errno, MPI_ERR_OTHER, "**nomem");
+        MPIR_ERR_CHECK(mpi_errno);
     }
-    mpi_errno = MPIDIU_avrm_errno(avrm_av_create(MPIDI_avrm.ctx, &avp, &av));
+    mpi_errno = MPIDIU_avrm_err(avrm_av_create(MPIDI_avrm.ctx, &avp, &av), "world address vector");
     MPL_free(list);
-    MPIR_ERR_CHKANDJUMP(mpi_errno, mpi_errno, MPI_ERR_OTHER, "**nomem");
+    MPIR_ERR_CHECK(mpi_errno);
     if (av->entries) {
         /* address 0 until the netmod inserts it; the local bit from node_map */
         for (int i = 0; i < MPIR_Process.size; i++)
@@ -113,13 +157,12 @@ int MPIDIU_avt_init(void)
                         MPIR_Process.node_map[i] == MPIR_Process.node_map[MPIR_Process.rank],
                         NULL);
     }
-    mpi_errno = MPIDIU_avt_add_ref(0);  /* the world group lives until finalize */
+    MPIDIU_avt_add_ref(0);      /* the world group lives until finalize */
 
   fn_exit:
     return mpi_errno;
   fn_fail:
-    avrm_ctx_destroy(MPIDI_avrm.ctx);
-    MPIDI_avrm.ctx = NULL;
+    MPIDIU_avt_destroy();
     goto fn_exit;
 }
 
@@ -128,8 +171,11 @@ int MPIDIU_avt_destroy(void)
     MPIDIU_comm_local_maps_destroy();
     avrm_ctx_destroy(MPIDI_avrm.ctx);   /* every AV and table left */
     MPIDI_avrm.ctx = NULL;
+    avrm_set_allocator(NULL);
     MPL_free(MPIDI_avrm.pg_refs);
+    MPL_free(MPIDI_avrm.pg_seen);
     MPIDI_avrm.pg_refs = NULL;
+    MPIDI_avrm.pg_seen = NULL;
     MPIDI_avrm.npg_refs = 0;
     return MPI_SUCCESS;
 }
@@ -165,9 +211,11 @@ int MPIDIU_new_avt(int size, int *avtid)
         pg++;
     avp.size = (uint32_t) size;
     avp.pgid = (avrm_pgid_t) pg;
-    mpi_errno = MPIDIU_avrm_errno(avrm_av_create(ctx, &avp, &av));
+    mpi_errno = pg_state_reserve(pg + 1);
+    if (mpi_errno == MPI_SUCCESS)
+        mpi_errno = MPIDIU_avrm_err(avrm_av_create(ctx, &avp, &av), "address vector of a new process group");
     MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    MPIR_ERR_CHKANDJUMP(mpi_errno, mpi_errno, MPI_ERR_OTHER, "**nomem");
+    MPIR_ERR_CHECK(mpi_errno);
     *avtid = (int) pg;
   fn_exit:
     return mpi_errno;
@@ -175,95 +223,102 @@ int MPIDIU_new_avt(int size, int *avtid)
     goto fn_exit;
 }
 
+/* Callers hold MPIDIU_THREAD_UTIL_MUTEX. */
+static void free_avt_locked(int avtid)
+{
+    avrm_av_destroy(MPIDI_avrm.ctx, (avrm_pgid_t) avtid);
+}
+
 int MPIDIU_free_avt(int avtid)
 {
     MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    avrm_av_destroy(MPIDI_avrm.ctx, (avrm_pgid_t) avtid);
+    free_avt_locked(avtid);
     MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
     return MPI_SUCCESS;
 }
 
+/* Never fails: the count exists since the group was created. */
 int MPIDIU_avt_add_ref(int avtid)
 {
-    if ((uint32_t) avtid >= MPIDI_avrm.npg_refs) {
-        uint32_t n = MPL_MAX(2 * MPIDI_avrm.npg_refs, (uint32_t) avtid + 8);
-        uint32_t *r = MPL_realloc(MPIDI_avrm.pg_refs, n * sizeof(*r), MPL_MEM_ADDRESS);
-        if (!r)
-            return MPI_ERR_NO_MEM;
-        memset(r + MPIDI_avrm.npg_refs, 0, (n - MPIDI_avrm.npg_refs) * sizeof(*r));
-        MPIDI_avrm.pg_refs = r;
-        MPIDI_avrm.npg_refs = n;
-    }
+    MPIR_Assert((uint32_t) avtid < MPIDI_avrm.npg_refs);
     MPIDI_avrm.pg_refs[avtid]++;
     return MPI_SUCCESS;
 }
 
 /* The last reference to a dynamic group frees its AV (the world's lives
- * until MPIDIU_avt_destroy). */
+ * until MPIDIU_avt_destroy). Callers hold MPIDIU_THREAD_UTIL_MUTEX. */
 int MPIDIU_avt_release_ref(int avtid)
 {
     MPIR_Assert((uint32_t) avtid < MPIDI_avrm.npg_refs && MPIDI_avrm.pg_refs[avtid] > 0);
     if (--MPIDI_avrm.pg_refs[avtid] == 0 && avtid != 0)
-        return MPIDIU_free_avt(avtid);
+        free_avt_locked(avtid);
     return MPI_SUCCESS;
 }
 
-/* One reference per distinct group of map m (add) or release them. */
+/* One reference per distinct group of map m, taken (add) or dropped. The
+ * groups are marked first and the references changed after: dropping the
+ * last one destroys an AV that decoding a later rank would read. Callers
+ * hold MPIDIU_THREAD_UTIL_MUTEX (pg_seen is shared scratch). Never fails. */
 void MPIDIU_map_ref_groups(const avrm_rankmap_t * m, int add)
 {
-    avrm_ctx_t *ctx = MPIDI_avrm.ctx;
+    uint32_t navs = MPIDI_avrm.ctx->navs;
+    uint8_t *seen = MPIDI_avrm.pg_seen;
 
     if (m->size == 0)
         return;
-    if (!avrm_map_is_multi(m)) {
-        add ? MPIDIU_avt_add_ref(m->pgid) : MPIDIU_avt_release_ref(m->pgid);
-        return;
-    }
-    uint8_t seen_small[256], *seen = seen_small;   /* on the stack when small (see build_part) */
-    if (ctx->navs > sizeof(seen_small))
-        seen = MPL_malloc(ctx->navs, MPL_MEM_ADDRESS);
-    MPIR_Assert(seen);
-    memset(seen, 0, ctx->navs);
-    for (uint32_t r = 0; r < m->size; r++) {
-        avrm_pgid_t g;
-        avrm_map_lpid(ctx, m, r, &g);
-        if (!seen[g]) {
-            seen[g] = 1;
-            add ? MPIDIU_avt_add_ref(g) : MPIDIU_avt_release_ref(g);
+    MPIR_Assert(navs <= MPIDI_avrm.npg_refs);
+    avrm_map_mark_groups(MPIDI_avrm.ctx, m, seen);
+    for (uint32_t g = 0; g < navs; g++) {
+        if (seen[g]) {
+            seen[g] = 0;
+            if (add)
+                MPIDIU_avt_add_ref((int) g);
+            else
+                MPIDIU_avt_release_ref((int) g);
         }
     }
-    if (seen != seen_small)
-        MPL_free(seen);
 }
 
 /* The world AV turns stored (a computed AV was asked for, but addresses do
  * not follow the rank); maps built so far are resealed. */
-void MPIDIU_avrm_require_stored(const char *reason)
+int MPIDIU_avrm_require_stored(const char *reason)
 {
     avrm_av_t *av = MPIDI_avrm.ctx->avs[0];
     if (!av->computed)
-        return;
-    MPIR_Assert(avrm_av_make_stored(MPIDI_avrm.ctx, av) == AVRM_OK);
+        return MPI_SUCCESS;
+    int mpi_errno = MPIDIU_avrm_err(avrm_av_make_stored(MPIDI_avrm.ctx, av),
+                                    "stored world address vector (computed AV fallback)");
+    if (mpi_errno)
+        return mpi_errno;
     MPIDI_avrm.stored_reason = reason;
     /* only the builtin communicators exist while addresses are inserted */
     if (MPIR_Process.comm_world && MPIDI_COMM(MPIR_Process.comm_world, map).size)
         avrm_map_reseal(MPIDI_avrm.ctx, &MPIDI_COMM(MPIR_Process.comm_world, map));
     if (MPIR_Process.comm_self && MPIDI_COMM(MPIR_Process.comm_self, map).size)
         avrm_map_reseal(MPIDI_avrm.ctx, &MPIDI_COMM(MPIR_Process.comm_self, map));
+    return MPI_SUCCESS;
 }
 
 /* The netmod inserted peer lpid of group avtid at fi_addr addr. The local
- * bit set at creation is kept. */
+ * bit set at creation is kept. Errors: memory for the computed AV's
+ * fallback, or an fi_addr wider than the 63 bits an address word holds. */
 int MPIDIU_av_set_addr(int avtid, int lpid, uint64_t addr)
 {
+    int mpi_errno = MPI_SUCCESS;
     avrm_av_t *av = MPIDI_avrm.ctx->avs[avtid];
     int is_local = (avrm_av_ave(av, (avrm_lpid_t) lpid) & AVRM_AVE_LOCAL) != 0;
 
-    if (av->computed && addr != (uint64_t) lpid)
-        MPIDIU_avrm_require_stored("the provider's fi_addr values do not follow the rank");
-    if (avrm_av_set(av, (avrm_lpid_t) lpid, addr, is_local, NULL) != AVRM_OK)
-        return MPI_ERR_INTERN;  /* fi_addr wider than 63 bits */
-    return MPI_SUCCESS;
+    if (av->computed && addr != (uint64_t) lpid) {
+        mpi_errno = MPIDIU_avrm_require_stored("the provider's fi_addr values do not follow the rank");
+        MPIR_ERR_CHECK(mpi_errno);
+    }
+    MPIR_ERR_CHKANDJUMP1(avrm_av_set(av, (avrm_lpid_t) lpid, addr, is_local, NULL) != AVRM_OK,
+                         mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s",
+                         "an fi_addr wider than the 63 bits of an address word");
+  fn_exit:
+    return mpi_errno;
+  fn_fail:
+    goto fn_exit;
 }
 
 #endif /* CH4_AVRM_AV_H_INCLUDED */

@@ -84,7 +84,8 @@ static int build_part(MPIR_Comm * comm, int remote, avrm_rankmap_t * out, int *f
         return MPI_SUCCESS;
     }
     if (nmappers == 1)
-        return MPIDIU_avrm_errno(avrm_map_build(ctx, mapper_parent(one), one->src_mapping, n, out));
+        return MPIDIU_avrm_err(avrm_map_build(ctx, mapper_parent(one), one->src_mapping, n, out),
+                               "communicator rank map");
 
     /* several mappers, concatenated in list order (intercomm merge). The
      * source list lives on the stack when small: a temporary on the heap
@@ -118,7 +119,7 @@ static int build_part(MPIR_Comm * comm, int remote, avrm_rankmap_t * out, int *f
         MPL_free(parents);
     if (src != src_small)
         MPL_free(src);
-    return MPIDIU_avrm_errno(st);
+    return MPIDIU_avrm_err(st, "communicator rank map (merge)");
 }
 
 /* Local maps of intercomms come from a slab, as MPICH's handle pools serve
@@ -191,22 +192,32 @@ int MPIDI_comm_create_rank_map(MPIR_Comm * comm)
         MPIR_ERR_CHECK(mpi_errno);
         MPIR_Assert(found);
     } else {
+        /* remote part (or the map MPIDIU_comm_map_from_gpids made), then the
+         * local one; on failure neither is kept, so that freeing the comm
+         * drops no reference it never took */
         avrm_rankmap_t remote;
+        avrm_rankmap_t *slot = NULL;
         MPIDI_COMM(comm, local_map) = NULL;
         mpi_errno = build_part(comm, 1, &remote, &found);
         MPIR_ERR_CHECK(mpi_errno);
         if (found)
             MPIDI_COMM(comm, map) = remote;
         mpi_errno = build_part(comm, 0, &local, &found);
-        MPIR_ERR_CHECK(mpi_errno);
-        MPIR_Assert(found);
-        MPIDI_COMM(comm, local_map) = local_map_alloc();
-        if (!MPIDI_COMM(comm, local_map)) {
-            avrm_map_release(MPIDI_avrm.ctx, &local);
-            MPIR_ERR_SETANDJUMP(mpi_errno, MPI_ERR_OTHER, "**nomem");
+        if (mpi_errno == MPI_SUCCESS) {
+            MPIR_Assert(found);
+            slot = local_map_alloc();
+            if (!slot) {
+                avrm_map_release(MPIDI_avrm.ctx, &local);
+                mpi_errno = MPIDIU_avrm_err(AVRM_ERR_NOMEM, "intercomm local rank map");
+            }
         }
-        *MPIDI_COMM(comm, local_map) = local;
-        MPIDIU_map_ref_groups(MPIDI_COMM(comm, local_map), 1);
+        if (mpi_errno) {
+            avrm_map_release(MPIDI_avrm.ctx, &MPIDI_COMM(comm, map));
+            goto fn_fail;
+        }
+        *slot = local;
+        MPIDI_COMM(comm, local_map) = slot;
+        MPIDIU_map_ref_groups(slot, 1);
     }
     MPIDIU_map_ref_groups(&MPIDI_COMM(comm, map), 1);
   fn_exit:
@@ -238,7 +249,7 @@ int MPIDIU_comm_set_builtin_map(MPIR_Comm * comm)
     }
     if (st == AVRM_OK)
         MPIDIU_map_ref_groups(&MPIDI_COMM(comm, map), 1);
-    return MPIDIU_avrm_errno(st);
+    return MPIDIU_avrm_err(st, "builtin communicator rank map");
 }
 
 void MPIDIU_comm_release_maps(MPIR_Comm * comm)
@@ -273,7 +284,7 @@ int MPIDIU_comm_map_from_gpids(MPIR_Comm * comm, int size, const uint64_t gpids[
         MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
         MPL_free(g);
     }
-    return MPIDIU_avrm_errno(st);
+    return MPIDIU_avrm_err(st, "intercomm remote rank map");
 }
 
 /* The node-roots init comm of MPIR_CVAR_CH4_ROOTS_ONLY_PMI: world ranks
@@ -281,10 +292,11 @@ int MPIDIU_comm_map_from_gpids(MPIR_Comm * comm, int size, const uint64_t gpids[
 int MPIDIU_comm_map_node_roots(MPIR_Comm * comm)
 {
     MPIDI_COMM(comm, local_map) = NULL;
-    return MPIDIU_avrm_errno(avrm_map_build(MPIDI_avrm.ctx, &MPIDI_COMM(MPIR_Process.comm_world, map),
-                                      MPIR_Process.node_root_map,
-                                      (uint32_t) MPIR_Process.num_nodes,
-                                      &MPIDI_COMM(comm, map)));
+    return MPIDIU_avrm_err(avrm_map_build(MPIDI_avrm.ctx,
+                                          &MPIDI_COMM(MPIR_Process.comm_world, map),
+                                          MPIR_Process.node_root_map,
+                                          (uint32_t) MPIR_Process.num_nodes,
+                                          &MPIDI_COMM(comm, map)), "node roots rank map");
 }
 
 #endif /* CH4_AVRM_COMM_H_INCLUDED */

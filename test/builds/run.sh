@@ -1,0 +1,60 @@
+#!/bin/sh
+# Ours in the other builds users make (make check-debug, make check-fast):
+#   run.sh debug|fast PREFIX MPICH_SRC OUTDIR
+# debug  (make mpich-debug: --enable-g=dbg,mem --enable-fast=O0, assertions
+#        on): our MPI tests (test/mpi) and MPICH's comm group spawn rma.
+#        MPICH's memory tracing lists every block still allocated at
+#        MPI_Finalize (MPIR_CVAR_MEMDUMP, on by default in such a build) as
+#        "[rank] BYTES at [ADDR], FILE[LINE]". A block allocated by our glue
+#        (FILE ch4_avrm*.h; libavrm allocates through it too) is a leak of
+#        ours: each distinct FILE[LINE] counts one failure. Blocks left by
+#        MPICH's own code are listed with their counts, not failed: the same
+#        list comes from stock built the same way (STOCK_PREFIX=...).
+# fast   (make mpich-fast: --enable-fast=all = O2, ndebug, alwaysinline, the
+#        way distributions and Spack build): our MPI tests, again with
+#        MPIR_CVAR_AVRM_COMPUTED_AV=1 (its fallback to a stored AV once sat
+#        inside an assertion, which ndebug removes), and MPICH's comm group
+#        spawn rma.
+# Ends with "skipped: N" and "N passed, N failed" summed over the parts.
+set -u
+[ $# -eq 4 ] || { echo "usage: $0 debug|fast PREFIX MPICH_SRC OUTDIR" >&2; exit 2; }
+flavor=$1 prefix=$2 src=$3
+mkdir -p "$4" && out=$(cd "$4" && pwd) || exit 2
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+case $flavor in debug|fast) ;; *) echo "run.sh: flavor debug or fast" >&2; exit 2 ;; esac
+tp=0 tf=0 ts=0
+part() {  # name command...: run, sum its closing line
+    name=$1; shift
+    echo "=== $flavor: $name"
+    "$@" > "$out/$name.log" 2>&1
+    rc=$?
+    grep -E '^(PASS|FAIL|XFAIL|XPASS|mpich-suite:)' "$out/$name.log" | grep -v '^PASS' | head -40
+    line=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$out/$name.log" | tail -1)
+    s=$(sed -n 's/^skipped: \([0-9]*\).*/\1/p' "$out/$name.log" | tail -1)
+    if [ -z "$line" ]; then p=0 f=1; echo "FAIL $name: no closing line (exit $rc)"
+    else
+        p=${line%% passed*}; f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+        [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+    fi
+    echo "$name: $p passed, $f failed, ${s:-0} skipped"
+    tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + ${s:-0}))
+}
+part ours "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi"
+[ "$flavor" = fast ] &&
+    part ours-computed env MPIR_CVAR_AVRM_COMPUTED_AV=1 "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-computed"
+part mpich env SUITE_DIRS="${BUILDS_SUITE_DIRS:-comm group spawn rma}" \
+    "$top/test/mpich-suite/run.sh" "$prefix" "$src" "$out/mpich-suite"
+if [ "$flavor" = debug ]; then
+    # every memory dump line of every run: ours by FILE[LINE], MPICH's counted
+    grep -rhoE '\[[0-9]+\] [0-9]+ at \[[^]]*\], *[^ ]*\[[0-9]+\]' "$out" --include='*.log' --include='*.tap' \
+        | sed -E 's/.*\], *//' | sort | uniq -c | sort -rn > "$out/leaks.txt"
+    ours=$(grep -c 'ch4_avrm' "$out/leaks.txt")
+    echo "=== debug: blocks left at MPI_Finalize, by allocation site (count, FILE[LINE]): $out/leaks.txt"
+    head -20 "$out/leaks.txt"
+    if [ "$ours" -eq 0 ]; then echo "PASS no block of our glue or libavrm left at MPI_Finalize"; tp=$((tp + 1))
+    else grep 'ch4_avrm' "$out/leaks.txt" | sed 's/^/FAIL leak: /'; tf=$((tf + ours)); fi
+fi
+echo "skipped: $ts (listed in $out/*.log)"
+echo "$tp passed, $tf failed"
+[ "$tf" -eq 0 ]

@@ -1,0 +1,90 @@
+/*
+ * avtest_mode.h: the rank-map mode of a communicator, read from the library
+ * through the MPI_T pvar avrm_comm_map_mode (class STATE, bound to a
+ * communicator, enumeration of mode names). Header only, for mapmode.c and
+ * the Fortran tests' C helper. av_find_mode_pvar() once after MPI_Init;
+ * av_check_mode() then fails a communicator whose mode is not accepted (it
+ * checks nothing when the library has no such pvar: the caller decides
+ * whether that is an error, see av_need_mode_pvar).
+ */
+#ifndef AVTEST_MODE_H_INCLUDED
+#define AVTEST_MODE_H_INCLUDED
+
+#include "avtest.h"
+
+static MPI_T_pvar_session av_mode_sess;
+static int av_mode_idx = -1;
+
+static void av_find_mode_pvar(void)
+{
+    int n = 0, prov;
+    MPI_T_init_thread(MPI_THREAD_SINGLE, &prov);
+    MPI_T_pvar_session_create(&av_mode_sess);
+    MPI_T_pvar_get_num(&n);
+    for (int i = 0; i < n; i++) {
+        char name[128], desc[256];
+        int nl = sizeof name, dl = sizeof desc, verb, cls, bind, ro, cont, atomic;
+        MPI_Datatype dt;
+        MPI_T_enum et;
+        if (MPI_T_pvar_get_info(i, name, &nl, &verb, &cls, &dt, &et, desc, &dl, &bind, &ro,
+                                &cont, &atomic) == MPI_SUCCESS &&
+            !strcmp(name, "avrm_comm_map_mode") && bind == MPI_T_BIND_MPI_COMM)
+            av_mode_idx = i;
+    }
+}
+
+/* mode name of comm's map, or "" */
+static void av_map_mode(MPI_Comm comm, char *out, int len)
+{
+    MPI_T_pvar_handle h;
+    int count, val = -1, nitems = 0, nl;
+    MPI_T_enum et;
+    char name[128], desc[256], ename[64];
+    int dl = sizeof desc, el = sizeof ename, verb, cls, bind, ro, cont, atomic;
+    MPI_Datatype dt;
+
+    out[0] = '\0';
+    nl = sizeof name;
+    if (MPI_T_pvar_get_info(av_mode_idx, name, &nl, &verb, &cls, &dt, &et, desc, &dl, &bind, &ro,
+                            &cont, &atomic) != MPI_SUCCESS ||
+        MPI_T_pvar_handle_alloc(av_mode_sess, av_mode_idx, &comm, &h, &count) != MPI_SUCCESS)
+        return;
+    if (MPI_T_pvar_read(av_mode_sess, h, &val) == MPI_SUCCESS && et != MPI_T_ENUM_NULL) {
+        MPI_T_enum_get_info(et, &nitems, ename, &el);
+        for (int k = 0; k < nitems; k++) {
+            int v, l = len;
+            if (MPI_T_enum_get_item(et, k, &v, out, &l) == MPI_SUCCESS && v == val)
+                break;
+            out[0] = '\0';
+        }
+    }
+    MPI_T_pvar_handle_free(av_mode_sess, &h);
+}
+
+/* accepted: space-separated mode names */
+static void av_check_mode(MPI_Comm comm, const char *what, const char *accepted)
+{
+    char mode[64], pad[80];
+    av_ctx = what;
+    if (av_mode_idx < 0)
+        return;
+    av_map_mode(comm, mode, sizeof mode);
+    snprintf(pad, sizeof pad, " %s ", mode);
+    char acc[128];
+    snprintf(acc, sizeof acc, " %s ", accepted);
+    if (!mode[0] || !strstr(acc, pad))
+        av_err("map mode '%s', expected one of: %s", mode, accepted);
+}
+
+/* The pvar must exist unless AVTEST_STOCK=1 says the library is stock MPICH
+ * (then only the traffic is checked). */
+static void av_need_mode_pvar(void)
+{
+    const char *stock = getenv("AVTEST_STOCK");
+    if (av_mode_idx < 0 && !(stock && !strcmp(stock, "1"))) {
+        av_ctx = "setup";
+        av_err("no MPI_T pvar avrm_comm_map_mode (set AVTEST_STOCK=1 on stock MPICH)");
+    }
+}
+
+#endif /* AVTEST_MODE_H_INCLUDED */
