@@ -12,8 +12,10 @@
 #   dropin  Debian's MPICH-linked binaries on our libmpi
 #   cluster MPI jobs across emulated hosts (namespaces): mpiexec, srun --mpi=pmi2,
 #           srun --mpi=pmix on ours built --with-pmix (built there), a fault
-# AVRM_TEST_PHASES="unit mpi" selects phases. A phase without its closing line,
-# or that exits nonzero with 0 failed, counts one more failure. A phase's
+# AVRM_TEST_PHASES="unit mpi" selects phases (unset or empty: all); an
+# unknown name, or a selection of no phase at all, is a failure. A phase
+# without its closing line, that exits nonzero with 0 failed, or that ran
+# nothing (0 passed, 0 failed, no skips) counts one more failure. A phase's
 # "skipped: N" line is summed into the summary.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,8 +23,9 @@ bdir=$1 prefix=$2
 out=$bdir/test-out; mkdir -p "$out"
 src=$bdir/mpich-build/mpich-patched-src
 phases=${AVRM_TEST_PHASES:-unit mpi simcheck mpich mpich-variants dropin cluster}
-tp=0 tf=0 ts=0 summary=""
+tp=0 tf=0 ts=0 summary="" nph=0
 for ph in $phases; do
+    nph=$((nph + 1))
     t0=$(date +%s)
     case $ph in
         unit)   cmd="$top/test/unit/run.sh $bdir" ;;
@@ -34,7 +37,9 @@ for ph in $phases; do
         cluster) cmd="env AVCLUSTER_SUITE_BUILD=$out/mpich-suite/build AVCLUSTER_PMIX_MAKEDIR=$bdir
                       AVCLUSTER_PMIX_PREFIX=$bdir/mpich-build/pmix/mpich-patched
                       $top/test/cluster/run.sh $prefix $src $out/cluster" ;;
-        *) echo "run-all: unknown phase $ph" >&2; tf=$((tf + 1)); continue ;;
+        *) echo "run-all: unknown phase $ph" >&2; tf=$((tf + 1))
+           summary="$summary
+  $ph: unknown phase, 1 failed"; continue ;;
     esac
     echo "=== phase $ph: $cmd"
     { $cmd 2>&1; echo $? > "$out/$ph.rc"; } | tee "$out/$ph.log"
@@ -49,11 +54,17 @@ for ph in $phases; do
         p=$(echo "$line" | sed -E 's/^([A-Za-z]+: )?([0-9]+) passed.*/\2/')
         f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
         [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1 note=" (exit $rc with 0 failed)"
+        [ "$p" -eq 0 ] && [ "$f" -eq 0 ] && [ "${s:-0}" -eq 0 ] && f=1 note=" (ran nothing: 0 passed, 0 failed, no skips)"
     fi
     tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + ${s:-0}))
     summary="$summary
   $ph: $p passed, $f failed, ${s:-0} skipped, ${dt}s$note"
 done
+if [ "$nph" -eq 0 ]; then
+    echo "run-all: AVRM_TEST_PHASES='$phases' selects no phase" >&2; tf=$((tf + 1))
+    summary="$summary
+  (no phase selected: 1 failed)"
+fi
 echo "=== summary (per phase, with time):$summary"
 echo "skipped: $ts (listed in each phase's output)"
 echo "$tp passed, $tf failed"

@@ -21,8 +21,10 @@
 # Fault: a rank killed on node2 during a 2x4 job: mpiexec must exit nonzero
 #   with an error report and leave no process on any host (fault.sh).
 # Each job is one line PASS/FAIL; test/mpi and MPICH's suite add their own
-# counts. Where namespaces cannot be made, everything is skipped and counted
-# ("skipped: 1"). AVCLUSTER_JOB_TIMEOUT: seconds per hydra job (default 120).
+# counts. Where namespaces cannot be made, nothing runs: each job is a SKIP
+# line with the runs it would have made (one, or for test/mpi and MPICH's
+# suite the runs their lists hold: planned()), summed in "skipped: N" with
+# the reason. AVCLUSTER_JOB_TIMEOUT: seconds per hydra job (default 120).
 # On the stock build set AVTEST_STOCK=1 (test/mpi/comm/mapmode reads it).
 set -u
 [ $# -eq 3 ] || { echo "usage: $0 PREFIX MPICH_SRC OUTDIR" >&2; exit 2; }
@@ -35,14 +37,12 @@ top=$(cd "$here/../.." && pwd)
 tmo=${AVCLUSTER_JOB_TIMEOUT:-120}
 pass=0 fail=0 skip=0 t00=$(date +%s)
 
-# --- can namespaces be made here? -------------------------------------------
+# --- can namespaces be made here? (else dry: every job a counted SKIP) ------
+dry=""
 why=$(unshare --pid --fork --mount-proc --uts --net --ipc \
-          ip link add avprobe0 type veth peer name avprobe1 2>&1) || {
-    echo "SKIP cluster: cannot create namespaces or veth links here: $why"
-    echo "skipped: 1 (cluster phase: no namespaces)"
-    echo "0 passed, 0 failed"
-    exit 0
-}
+          ip link add avprobe0 type veth peer name avprobe1 2>&1) ||
+    dry="cannot create namespaces or veth links here: ${why:-unshare failed}"
+[ -z "$dry" ] || echo "cluster: $dry; every job is skipped"
 
 # --- bookkeeping ---------------------------------------------------------------
 # job NAME CHECK CLUSTER-ARGS -- CMD...: one cluster, one command; CHECK is
@@ -50,6 +50,13 @@ why=$(unshare --pid --fork --mount-proc --uts --net --ipc \
 # own "N passed, N failed" line is added; nonzero exit with 0 failed = 1 fail)
 job() {
     name=$1 check=$2; shift 2
+    if [ -n "$dry" ]; then
+        n=1
+        if [ $check = counts ] && ! n=$(planned "$@"); then
+            echo "FAIL $name: its runs cannot be counted: $n"; fail=$((fail + 1)); return
+        fi
+        echo "SKIP $name (runs: $n)"; skip=$((skip + n)); return
+    fi
     log=$out/$(echo "$name" | tr ' /=' '___').log
     s0=$(date +%s)
     timeout -k 10 "${jobtmo:-$tmo}" "$here/cluster.sh" "$@" > "$log" 2>&1 < /dev/null
@@ -79,7 +86,47 @@ job() {
         grep -E '^(FAIL|not ok)|rank [0-9]+:|BAD TERM|LEFTOVER|rror' "$log" | head -15 | sed 's/^/    /'
     fi
 }
+# planned CLUSTER-ARGS -- CMD...: the runs of a counts job, from the lists
+# CMD runs: test/mpi/runtests.sh lists them (AVTEST_LIST=1); MPICH's suite
+# expects the lines test/mpich-suite/testlist.awk keeps (suite_planned)
+planned() {
+    while [ $# -gt 0 ] && [ "$1" != -- ]; do shift; done; shift
+    case $1 in
+        */runtests.sh)
+            AVTEST_LIST=1 "$@" > "$out/planned.log" 2>&1 || { grep FAIL "$out/planned.log"; return 1; }
+            grep -c '^RUN ' "$out/planned.log" || : ;;
+        */mpich-suite/run.sh) suite_planned "$3" ;;
+        *) echo "no list for $1"; return 1 ;;
+    esac
+}
+# suite_planned MPICH_SRC: the runs test/mpich-suite/run.sh expects of
+# SUITE_DIRS (its testlists, the configured build's first, filtered alike)
+suite_planned() {
+    s=$(cd "$1" && pwd)/test/mpi b=$out/mpich-suite/build rec=$out/suite-planned.txt n=0
+    skipf=$SUITE_SKIP_LIST; [ "${SUITE_FULL:-0}" = 1 ] && skipf=""
+    : > "$rec"
+    for d in $SUITE_DIRS; do
+        for f in testlist testlist.dtp testlist.cvar; do
+            if [ -f "$b/$d/$f" ]; then tl=$b/$d/$f
+            elif [ -f "$s/$d/$f" ]; then tl=$s/$d/$f
+            elif [ -f "$s/$d/$f.in" ]; then  # not configured: its @substitutions@ empty
+                tl=$out/suite-planned.in; sed 's/@[A-Za-z_]*@//g' "$s/$d/$f.in" > "$tl"
+            else continue; fi
+            omit=""
+            if [ $f = testlist.dtp ] && [ "${SUITE_FULL:-0}" != 1 ]; then
+                case " ${SUITE_SKIP_DTP-rma} " in *" $d "*) omit="left out" ;; esac
+            fi
+            awk -f "$top/test/mpich-suite/testlist.awk" -v dir="$d" -v rec="$rec" \
+                -v maxnp="${SUITE_MAXNP:-8}" -v skipf="$skipf" -v omit="$omit" \
+                -v xf="$top/test/mpich-suite/xfail.txt" "$tl" > /dev/null || return 1
+        done
+    done
+    n=$(grep -c '^expect ' "$rec")
+    [ "$n" -gt 0 ] || { echo "no testlist of '$SUITE_DIRS' in $s"; return 1; }
+    echo "$n"
+}
 build_hostmap() {  # PREFIX EXE
+    [ -z "$dry" ] || return 0
     "$1/bin/mpicc" -std=c11 -Wall -Wextra -O2 -o "$2" "$here/hostmap.c" > "$2.build.log" 2>&1 ||
         { cat "$2.build.log"; echo "FAIL $2 (build)"; fail=$((fail + 1)); }
 }
@@ -103,7 +150,7 @@ job "eth0 traffic 2x4 block" noerrors -n 2 -s 4 -p block -- sh -c '
     e=$(( $(rx node2 eth0) - e0 )) l=$(( $(rx node1 lo) - l0 ))
     echo "bytes received: node2 eth0 $e, node1 lo $l"
     [ $e -gt 4000000 ] || { echo "rank 0: too little on eth0"; exit 1; }' "$mpiexec" "$hostmap"
-grep -h "^bytes received" "$out/eth0_traffic_2x4_block.log" | sed 's/^/    /'
+grep -h "^bytes received" "$out/eth0_traffic_2x4_block.log" 2>/dev/null | sed 's/^/    /'
 FI_PROVIDER=tcp job "hostmap 2x4 block FI_PROVIDER=tcp" noerrors -n 2 -s 4 -p block -- \
     "$mpiexec" -n 8 "$hostmap" 2 4
 
@@ -158,23 +205,26 @@ srun_jobs pmi2 "$prefix"
 # mpich-pmix) when that is set; a failed build is one failure, its jobs not run
 if [ -n "${AVCLUSTER_PMIX_MAKEDIR:-}" ]; then
     s0=$(date +%s)
-    if make -C "$AVCLUSTER_PMIX_MAKEDIR" mpich-pmix > "$out/pmix-build.log" 2>&1; then
+    if [ -n "$dry" ]; then echo "SKIP build ours --with-pmix (runs: 1)"; skip=$((skip + 1))
+    elif make -C "$AVCLUSTER_PMIX_MAKEDIR" mpich-pmix > "$out/pmix-build.log" 2>&1; then
         echo "PASS build ours --with-pmix ($(( $(date +%s) - s0 ))s)"; pass=$((pass + 1))
     else
         echo "FAIL build ours --with-pmix, log $out/pmix-build.log"; fail=$((fail + 1))
         tail -5 "$out/pmix-build.log" | sed 's/^/    /'; AVCLUSTER_PMIX_PREFIX=""
     fi
 fi
-[ -n "${AVCLUSTER_PMIX_PREFIX:-}" ] && srun_jobs pmix "$(cd "$AVCLUSTER_PMIX_PREFIX" && pwd)"
+[ -n "${AVCLUSTER_PMIX_PREFIX:-}" ] &&
+    srun_jobs pmix "$(cd "$AVCLUSTER_PMIX_PREFIX" 2>/dev/null && pwd || echo "$AVCLUSTER_PMIX_PREFIX")"
 
 # --- fault: kill one rank on node2 mid-job ---------------------------------------
 job "fault: rank killed on node2" exit0 -n 2 -s 4 -p block -- "$here/fault.sh" "$mpiexec" "$hostmap"
 
 # --- nothing left behind ---------------------------------------------------------
 n=$(ls -d "${TMPDIR:-/tmp}"/avcluster.* 2>/dev/null | wc -l)
-if [ "$n" -le "$leftover_before" ]; then echo "PASS no cluster state left"; pass=$((pass + 1))
+if [ -n "$dry" ]; then echo "SKIP no cluster state left (runs: 1)"; skip=$((skip + 1))
+elif [ "$n" -le "$leftover_before" ]; then echo "PASS no cluster state left"; pass=$((pass + 1))
 else echo "FAIL cluster state directories left in ${TMPDIR:-/tmp}"; fail=$((fail + 1)); fi
 echo "cluster: total $(( $(date +%s) - t00 ))s, logs in $out"
-echo "skipped: $skip"
+echo "skipped: $skip (listed above${dry:+; $dry})"
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

@@ -17,8 +17,14 @@
 # A run passes when it exits 0 and prints "No Errors"; an xfail entry (one
 # line: one test at one np) that fails is reported XFAIL and counted as
 # neither passed nor failed, one that passes is reported XPASS (passed).
-# A configs= name that is no placement is a failure of that entry.
-# AVTEST_TIMEOUT: seconds per run (default 60).
+# A configs= name that is no placement is a failure of that entry; an entry
+# none of whose configs= placements is in AVTEST_CONFIGS is a SKIP line,
+# counted in "skipped: N" before the closing line. A DIR or DIR/NAME argument
+# that matches no entry, or an AVTEST_CONFIGS with an unknown name or none,
+# is a failure.
+# AVTEST_TIMEOUT: seconds per run (default 60). AVTEST_LIST=1: build and run
+# nothing, print "RUN DIR/NAME np=N cfg=C" for each run (test/cluster/run.sh
+# counts them where it cannot run).
 set -u
 [ $# -ge 2 ] || { echo "usage: $0 PREFIX OUTDIR [DIR|DIR/NAME ...]" >&2; exit 2; }
 prefix=$(cd "$1" && pwd) || exit 2
@@ -29,8 +35,11 @@ here=$(cd "$(dirname "$0")" && pwd)
 
 configs=${AVTEST_CONFIGS:-"shm nolocal oddeven block3"}
 tmo=${AVTEST_TIMEOUT:-60}
+list=${AVTEST_LIST:-}
 cc=$prefix/bin/mpicc mpiexec=$prefix/bin/mpiexec
-[ -x "$cc" ] && [ -x "$mpiexec" ] || { echo "runtests: no mpicc/mpiexec in $prefix/bin" >&2; exit 2; }
+if [ -z "$list" ] && { [ ! -x "$cc" ] || [ ! -x "$mpiexec" ]; }; then
+    echo "runtests: no mpicc/mpiexec in $prefix/bin" >&2; exit 2
+fi
 
 config_env() {
     case $1 in
@@ -42,20 +51,36 @@ config_env() {
     esac
 }
 
-# selection: empty = everything
-selected() {  # dir name
-    [ $# -ge 2 ] || return 0
+# selection: empty = everything; the arguments that matched go to $matched
+matched=""
+selected() {  # dir name [DIR|DIR/NAME ...]
     d=$1 n=$2; shift 2
     [ $# -eq 0 ] && return 0
+    hit=1
     for s in "$@"; do
-        [ "$s" = "$d" ] || [ "$s" = "$d/$n" ] && return 0
+        [ "$s" = "$d" ] || [ "$s" = "$d/$n" ] || continue
+        hit=0; case " $matched " in *" $s "*) ;; *) matched="$matched $s" ;; esac
     done
-    return 1
+    return $hit
 }
 
-pass=0 fail=0 nxfail=0 t0=$(date +%s)
+pass=0 fail=0 nxfail=0 skip=0 t0=$(date +%s)
+finish() {
+    echo "runtests: total $(( $(date +%s) - t0 ))s, log $log"
+    echo "expected failures: $nxfail"
+    if [ $skip -gt 0 ]; then echo "skipped: $skip (listed above)"; else echo "skipped: 0"; fi
+    echo "$pass passed, $fail failed"
+    [ $fail -eq 0 ]
+    exit
+}
 log=$out/runtests.log
 : > "$log"
+for cfg in $configs; do
+    (config_env "$cfg") > /dev/null 2>&1 && continue
+    echo "FAIL AVTEST_CONFIGS: $cfg names no placement"; fail=$((fail + 1))
+done
+[ -n "$(echo $configs)" ] || { echo "FAIL AVTEST_CONFIGS selects no placement"; fail=$((fail + 1)); }
+[ $fail -eq 0 ] || finish
 for tl in "$here"/*/testlist; do
     dir=$(basename "$(dirname "$tl")")
     mkdir -p "$out/$dir"
@@ -63,18 +88,6 @@ for tl in "$here"/*/testlist; do
     grep -v '^[[:space:]]*\(#\|$\)' "$tl" > "$out/$dir/.testlist"
     while read -r name np rest; do
         selected "$dir" "$name" "$@" || continue
-        exe=$out/$dir/$name
-        src=$here/$dir/$name.c
-        if [ ! -x "$exe" ] || [ "$src" -nt "$exe" ] || [ "$here/include/avtest.h" -nt "$exe" ] ||
-           [ "$cc" -nt "$exe" ]; then
-            if ! "$cc" -std=c11 -Wall -Wextra -O2 -g -I"$here/include" -o "$exe" "$src" \
-                    > "$out/$dir/$name.build.log" 2>&1; then
-                cat "$out/$dir/$name.build.log" >&2
-                echo "FAIL $dir/$name (build)"
-                fail=$((fail + 1))
-                continue
-            fi
-        fi
         args="" envs="" xfail="" only=""
         for w in $rest; do
             case $w in
@@ -88,12 +101,34 @@ for tl in "$here"/*/testlist; do
             (config_env "$cfg") > /dev/null 2>&1 && continue
             echo "FAIL $dir/$name np=$np (configs= names no placement: $cfg)"; fail=$((fail + 1))
         done
+        # an entry that runs in no selected placement is a listed skip
+        if [ -n "$only" ]; then
+            runs=""
+            for cfg in $configs; do case " $only " in *" $cfg "*) runs=1 ;; esac; done
+            if [ -z "$runs" ]; then
+                echo "SKIP $dir/$name np=$np (configs=$(echo $only | tr ' ' ,), none in AVTEST_CONFIGS)"
+                skip=$((skip + 1)); continue
+            fi
+        fi
+        exe=$out/$dir/$name
+        src=$here/$dir/$name.c
+        if [ -z "$list" ] && { [ ! -x "$exe" ] || [ "$src" -nt "$exe" ] ||
+                [ "$here/include/avtest.h" -nt "$exe" ] || [ "$cc" -nt "$exe" ]; }; then
+            if ! "$cc" -std=c11 -Wall -Wextra -O2 -g -I"$here/include" -o "$exe" "$src" \
+                    > "$out/$dir/$name.build.log" 2>&1; then
+                cat "$out/$dir/$name.build.log" >&2
+                echo "FAIL $dir/$name (build)"
+                fail=$((fail + 1))
+                continue
+            fi
+        fi
         for cfg in $configs; do
             if [ -n "$only" ]; then
                 case " $only " in *" $cfg "*) ;; *) continue ;; esac
             fi
             cenv=$(config_env "$cfg") || exit 2
             id="$dir/$name np=$np cfg=$cfg"
+            [ -n "$list" ] && { echo "RUN $id"; continue; }
             rlog=$out/$dir/$name.$np.$cfg.log
             s0=$(date +%s)
             # shellcheck disable=SC2086
@@ -115,7 +150,8 @@ for tl in "$here"/*/testlist; do
         done
     done < "$out/$dir/.testlist"
 done
-echo "runtests: total $(( $(date +%s) - t0 ))s, log $log"
-echo "expected failures: $nxfail"
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+for s in "$@"; do
+    case " $matched " in *" $s "*) continue ;; esac
+    echo "FAIL $s (matches no testlist entry)"; fail=$((fail + 1))
+done
+finish

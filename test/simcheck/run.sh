@@ -16,10 +16,13 @@
 # one mpiexec runs every scenario; each scenario (its lines after creation
 # and after the frees, every rank) is one test: PASS when the real lines
 # equal the predicted ones, else FAIL with the differing lines.
-# A control per size: the real shm run compared with the nolocal
-# prediction must differ (else the comparison cannot fail: FAIL).
+# Two controls per size, on the real shm run, each one test: the nolocal
+# prediction, filtered like the run (every scenario's lines), must differ
+# from it; and the shm prediction with one entry changed (split's first
+# line, av_entry_bytes + 8) must fail the scenario comparison of the tests.
+# Without a shm run of that size both are listed skips.
 # A run that fails (exit status, timeout SIMCHECK_TIMEOUT s, default 120)
-# fails each of its scenarios. Ends with "N passed, N failed".
+# fails each of its scenarios. Ends with "skipped: N" and "N passed, N failed".
 # Beside it, not a test: OUTDIR/heap.txt, per run and scenario, the bytes
 # libavrm added and the rest of the malloc heap's growth (what neither side
 # counts: MPICH's communicator objects, libfabric), min..max over ranks;
@@ -39,7 +42,7 @@ configs=${SIMCHECK_CONFIGS:-"shm nolocal block2 rr2"}
 tmo=${SIMCHECK_TIMEOUT:-120}
 scens="init split dup reorder incl colsplit inter cart workers spawn"
 predict=$bdir/bench/bench-predict
-pass=0 fail=0 t0=$(date +%s)
+pass=0 fail=0 skip=0 t0=$(date +%s)
 printf '%-12s %-9s %-20s %-20s\n' run scenario "libavrm bytes" "rest of the heap" > "$out/heap.txt"
 
 # heap lines of a run -> one row per scenario: libavrm bytes and the rest
@@ -55,7 +58,10 @@ heap_rows() {  # tag file
 }
 
 finish() {
+    [ $((pass + fail + skip)) -gt 0 ] ||
+        { echo "FAIL simcheck: SIMCHECK_SIZES='$sizes' SIMCHECK_CONFIGS='$configs' select nothing"; fail=1; }
     echo "simcheck: $(($(date +%s) - t0)) s"
+    echo "skipped: $skip"
     echo "$pass passed, $fail failed"
     [ "$fail" -eq 0 ]
     exit
@@ -87,11 +93,20 @@ placement() {  # cfg n
     esac
 }
 
-# lines of scenario s (both phases), sorted
-lines() { grep -E "^$1(-freed)? " "$2" | sort; }
+# lines of scenario s (both phases), sorted; s may be an alternation:
+# $every is every scenario, the heap lines left out (what a control compares)
+lines() { grep -E "^($1)(-freed)? " "$2" | sort; }
+every=$(echo $scens | tr ' ' '|')
+# same S REAL SIM BASE: scenario S's lines of both into BASE.real and
+# BASE.sim; true when they are equal (the comparison of every test)
+same() {
+    lines "$1" "$2" > "$4.real"
+    lines "$1" "$3" > "$4.sim"
+    cmp -s "$4.real" "$4.sim"
+}
 
 for n in $sizes; do
-    avs=stored
+    avs=stored shm=""
     case " $csizes " in *" $n "*) avs="stored computed" ;; esac
     for cfg in $configs; do
       for av in $avs; do
@@ -119,13 +134,13 @@ for n in $sizes; do
             for s in $scens; do fail=$((fail + 1)); done
             continue
         fi
+        [ "$cfg $av" = "shm stored" ] && shm=$out/$tag
         for s in $scens; do
-            lines "$s" "$out/$tag.real" > "$out/$tag.$s.real"
-            lines "$s" "$out/$tag.sim" > "$out/$tag.$s.sim"
+            if same "$s" "$out/$tag.real" "$out/$tag.sim" "$out/$tag.$s"; then r=0; else r=1; fi
             if [ ! -s "$out/$tag.$s.real" ]; then
                 echo "FAIL $name $s: no lines from pvars"
                 fail=$((fail + 1))
-            elif cmp -s "$out/$tag.$s.real" "$out/$tag.$s.sim"; then
+            elif [ $r -eq 0 ]; then
                 echo "PASS $name $s"
                 pass=$((pass + 1))
             else
@@ -138,16 +153,34 @@ for n in $sizes; do
         heap_rows "$tag" "$out/$tag.real" >> "$out/heap.txt"
       done
     done
-    # control: another placement's prediction must not match
-    if [ -s "$out/n$n-shm.real" ]; then
-        "$predict" -n "$n" -P 1 2>/dev/null | sort > "$out/n$n.control.sim"
-        if sort "$out/n$n-shm.real" | cmp -s - "$out/n$n.control.sim"; then
-            echo "FAIL n=$n control: the nolocal prediction equals the shm run (the check cannot fail)"
-            fail=$((fail + 1))
-        else
-            echo "PASS n=$n control: the nolocal prediction differs from the shm run"
-            pass=$((pass + 1))
-        fi
+    # controls on this size's shm run (this invocation's, run without error)
+    if [ -z "$shm" ]; then
+        echo "SKIP n=$n controls (2): no shm run of this size (SIMCHECK_CONFIGS, or it failed)"
+        skip=$((skip + 2)); continue
+    fi
+    # another placement's prediction, filtered alike, must not match
+    "$predict" -n "$n" -P 1 > "$out/n$n.nolocal-pred" 2>/dev/null
+    same "$every" "$shm.real" "$out/n$n.nolocal-pred" "$out/n$n.control"; r=$?
+    if [ ! -s "$out/n$n.control.real" ] || [ ! -s "$out/n$n.control.sim" ]; then
+        echo "FAIL n=$n control: no lines to compare (run or nolocal prediction)"; fail=$((fail + 1))
+    elif [ $r -eq 0 ]; then
+        echo "FAIL n=$n control: the nolocal prediction equals the shm run (the check cannot fail)"
+        fail=$((fail + 1))
+    else
+        echo "PASS n=$n control: the nolocal prediction differs from the shm run"
+        pass=$((pass + 1))
+    fi
+    # negative control: the shm prediction with one entry + 8 must be flagged
+    awk '!d && $1 == "split" { $3 += 8; d = 1 } 1' "$shm.sim" > "$out/n$n.perturbed-pred"
+    nd=$(diff "$shm.sim" "$out/n$n.perturbed-pred" | grep -c '^>')
+    if [ "$nd" -ne 1 ]; then
+        echo "FAIL n=$n negative control: the perturbation changed $nd lines, not 1"; fail=$((fail + 1))
+    elif same split "$shm.real" "$out/n$n.perturbed-pred" "$out/n$n.perturbed"; then
+        echo "FAIL n=$n negative control: a prediction with one byte count + 8 (split) passes the comparison"
+        fail=$((fail + 1))
+    else
+        echo "PASS n=$n negative control: a prediction with one byte count + 8 (split) is flagged"
+        pass=$((pass + 1))
     fi
 done
 echo "heap growth per scenario (bytes per rank, min..max over ranks; all runs in $out/heap.txt):"

@@ -8,20 +8,30 @@
 # -seed, default 1). Prints one final line "N passed, N failed"; exits
 # nonzero on failure.
 B=${1:?usage: run.sh BUILDDIR}
+top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$B" || exit 2
 pass=0 fail=0
 log=$(mktemp)
 
-# run_prog NAME CMD...: count its PASS:/FAIL: lines; a crash or a nonzero
-# exit without a FAIL line counts as one failure.
+# Each unit program and the number of cases (RUN lines of its main) it must
+# report, plain and under the sanitizers: the one place the counts are kept.
+# A program reporting fewer or more (a case lost, an early exit) fails.
+progs="test_map:8 test_random:2 test_errors:5"
+
+# run_prog NAME CASES CMD...: count its PASS:/FAIL: lines; a crash or a
+# nonzero exit without a FAIL line, or a case count other than CASES, counts
+# as one failure.
 run_prog() {
-    name=$1; shift
+    name=$1 cases=$2; shift 2
     "$@" >"$log" 2>&1
     rc=$?
     p=$(grep -c '^PASS:' "$log"); f=$(grep -c '^FAIL:' "$log")
     sed -n 's/^\(PASS\|FAIL\): /  \1 '"$name"': /p' "$log"
-    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then f=1; echo "  FAIL $name: exit $rc"; fi
-    [ "$f" -ne 0 ] && grep -v '^\(PASS\|FAIL\):' "$log" | tail -20
+    bad=""
+    [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && bad="exit $rc"
+    [ $((p + f)) -ne "$cases" ] && bad="${bad:+$bad, }$((p + f)) cases reported, $cases expected"
+    [ -n "$bad" ] && { f=$((f + 1)); echo "  FAIL $name: $bad"; }
+    [ "$f" -ne 0 ] && grep -v '^\(PASS\|FAIL\):' "$log" | tail -20 | sed 's/^/    /'
     pass=$((pass + p)); fail=$((fail + f))
 }
 
@@ -38,11 +48,17 @@ AVRM_SEED=${AVRM_SEED:-12345}
 export AVRM_SEED
 echo "  seeds: AVRM_SEED=$AVRM_SEED AVRM_FUZZ_SEED=${AVRM_FUZZ_SEED:-1}"
 
-for t in test_map test_random test_errors; do run_prog "$t" "./$t"; done
+# every unit program that local.mk builds must be in progs
+for t in $(sed -n 's/^check_PROGRAMS += //p' "$top/test/unit/local.mk"); do
+    case " $progs" in *" $t:"*) ;; *) echo "  FAIL $t: built (local.mk) but not in run.sh's progs"; fail=$((fail + 1)) ;; esac
+done
+
+for tc in $progs; do run_prog "${tc%:*}" "${tc#*:}" "./${tc%:*}"; done
 
 if build_step sanitizers unit-san; then
-    for t in test_map test_random test_errors; do
-        ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 run_prog "${t}_san" "./${t}_san"
+    for tc in $progs; do
+        ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 \
+            run_prog "${tc%:*}_san" "${tc#*:}" "./${tc%:*}_san"
     done
 fi
 
