@@ -87,6 +87,7 @@ t0=$(date +%s)
 # with LD_LIBRARY_PATH=$prefix/lib alone. (libmpichcxx.so.12: no C++
 # bindings are built.)
 ln -sf libmpi.so.12 "$prefix/lib/libmpich.so.12"
-ln -sf libmpifort.so.12 "$prefix/lib/libmpichfort.so.12"
+if [ -e "$prefix/lib/libmpifort.so.12" ]; then ln -sf libmpifort.so.12 "$prefix/lib/libmpichfort.so.12"
+else rm -f "$prefix/lib/libmpichfort.so.12"; fi
 [ "$flavor" = patched ] && cp "$AVRM_CORE_LIB" "$obj/.avrm-core-linked"
 log "make+install took $(( $(date +%s) - t0 ))s -> $prefix"

@@ -36,6 +36,7 @@ part() {  # name command...: run, sum its closing line
     else
         p=${line%% passed*}; f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
         [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+        [ "$p" -eq 0 ] && [ "$f" -eq 0 ] && [ "${s:-0}" -eq 0 ] && { f=1; echo "FAIL $name: ran nothing"; }
     fi
     echo "$name: $p passed, $f failed, ${s:-0} skipped"
     tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + ${s:-0}))

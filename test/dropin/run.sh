@@ -13,12 +13,15 @@
 # Every program not run (xsllt, not selected, not installed) is a SKIP line,
 # counted in "skipped: N (...)" before the closing line.
 #
-# How the binaries reach our library: they need "libmpich.so.12"; an MPICH
-# install only has libmpi.so.12 (plus an unversioned libmpich.so link), so a
-# private directory holds libmpich.so.12 -> PREFIX/lib/libmpi.so.12 and goes
-# first in LD_LIBRARY_PATH, followed by PREFIX/lib.  The BLACS testers also
-# need libmpichfort.so.12 (MPICH's Fortran binding layer): PREFIX's when it
-# has one, else the system's (Debian's) layer on top of our libmpi.
+# Fortran programs: NWChem (nwchem.mpich, Debian's nwchem-mpich: a B3LYP/6-31G
+# energy of water, 2 ranks, against Debian's own MPICH's result), and
+# freduce (test/mpi/fortran/freduce.f built here by Debian's mpif90.mpich:
+# reductions on Fortran types, 4 ranks).
+#
+# How the binaries reach our library: they need "libmpich.so.12" and, for
+# Fortran, "libmpichfort.so.12"; the prefix has both names (links to
+# libmpi.so.12 and libmpifort.so.12, made by maint/build-mpich.sh), so
+# LD_LIBRARY_PATH=PREFIX/lib is all that is set.
 #
 # Every rank runs with LD_DEBUG=libs; a run only counts as passed when each
 # rank initialised exactly one MPI library and its real path is under PREFIX
@@ -39,19 +42,14 @@ tmo=${DROPIN_TIMEOUT:-180}
 scadir=${SCALAPACK_TESTS:-/usr/lib/x86_64-linux-gnu/scalapack/mpich-tests}
 netpipe=${NETPIPE:-$(command -v NPmpich2 || command -v NPmpi || echo /usr/bin/NPmpich2)}
 
-libmpi=$(ls "$prefix"/lib/libmpi.so.12* 2>/dev/null | head -1)
-[ -n "$libmpi" ] || { echo "dropin: no libmpi.so.12 in $prefix/lib" >&2; exit 2; }
-shim=$out/shim
-rm -rf "$shim"; mkdir -p "$shim"
-ln -s "$prefix/lib/libmpi.so.12" "$shim/libmpich.so.12"
-fortnote="(no Fortran layer needed)"
-if [ -e "$prefix/lib/libmpifort.so.12" ]; then
-    ln -s "$prefix/lib/libmpifort.so.12" "$shim/libmpichfort.so.12"
-    fortnote="Fortran layer: PREFIX/lib/libmpifort.so.12"
-else
-    fortnote="Fortran layer: system libmpichfort.so.12 (PREFIX has none)"
-fi
-LD_LIBRARY_PATH=$shim:$prefix/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+# Debian's sonames are in the prefix (maint/build-mpich.sh links them):
+# PREFIX/lib alone in LD_LIBRARY_PATH is all a Debian-built program needs
+for l in libmpich.so.12 libmpichfort.so.12; do
+    [ -e "$prefix/lib/$l" ] ||
+        { echo "dropin: no $l in $prefix/lib (built without Fortran, or by an older build-mpich.sh)" >&2; exit 2; }
+done
+fortnote="Fortran layer: $(readlink -f "$prefix/lib/libmpichfort.so.12")"
+LD_LIBRARY_PATH=$prefix/lib
 export LD_LIBRARY_PATH
 
 pass=0 fail=0 skip=0 skipped=""
@@ -64,7 +62,7 @@ result() {  # PASS|FAIL|SKIP name detail
 }
 
 # selection: DROPIN_TESTS (default all); selected NAME, else a SKIP
-all="netpipe xdlu xdqr xzlu xCbtest xFbtest"
+all="netpipe xdlu xdqr xzlu xCbtest xFbtest nwchem freduce"
 sel=${DROPIN_TESTS:-$all}
 selected() {
     case " $sel " in *" $1 "*) return 0 ;; esac
@@ -205,6 +203,45 @@ for name in xdlu xdqr xzlu xCbtest xFbtest; do
     else result PASS "$name" "$detail, ${secs}s; $why"
     fi
 done
+
+# --- Fortran: NWChem, and a program built by Debian's mpif90 ----------------
+# reference: Debian's libmpich12 (mpiexec.mpich -n 2 nwchem.mpich), 2026-11-23
+nw_ref=-76.384947216 nw_tol=0.000001
+nwchem=${NWCHEM:-/usr/bin/nwchem.mpich}
+if ! selected nwchem; then :
+elif [ ! -x "$nwchem" ]; then result SKIP nwchem "not installed ($nwchem; Debian's nwchem-mpich)"
+else
+    wd=$out/nwchem; rm -rf "$wd"; mkdir -p "$wd"
+    printf '%s\n' 'start h2o' 'geometry units angstrom' '  O 0.000 0.000 0.000' \
+        '  H 0.000 0.757 0.587' '  H 0.000 -0.757 0.587' 'end' 'basis' '  * library 6-31g' 'end' \
+        'dft' '  xc b3lyp' 'end' 'task dft energy' > "$wd/h2o.nw"
+    run nwchem 2 "$wd" "$nwchem" h2o.nw
+    why=$(check_loaded "$wd/ld" 2)
+    e=$(sed -n 's/^ *Total DFT energy = *\([-0-9.]*\).*/\1/p' "$wd/nwchem.out" | tail -1)
+    if [ $rc -ne 0 ]; then result FAIL nwchem "exit $rc (${secs}s), see $wd/nwchem.out"
+    elif [ -z "$e" ] || ! awk -v e="$e" -v r="$nw_ref" -v t="$nw_tol" 'BEGIN { d = e - r; exit !(d < t && -d < t) }'; then
+        result FAIL nwchem "DFT energy '${e}', expected $nw_ref +- $nw_tol (${secs}s), see $wd/nwchem.out"
+    elif ! echo "$why" | grep -q 'ranks loaded'; then result FAIL nwchem "$why"
+    else result PASS nwchem "water B3LYP/6-31G energy $e (Debian's MPICH: $nw_ref), ${secs}s; $why"
+    fi
+fi
+debfc=${DEBIAN_MPIF90:-/usr/bin/mpif90.mpich}
+if ! selected freduce; then :
+elif [ ! -x "$debfc" ]; then result SKIP freduce "no $debfc (Debian's libmpich-dev)"
+else
+    wd=$out/freduce; rm -rf "$wd"; mkdir -p "$wd"
+    if ! (cd "$wd" && env -u LD_LIBRARY_PATH "$debfc" -o freduce "$here/../mpi/fortran/freduce.f" > build.log 2>&1); then
+        result FAIL freduce "Debian's mpif90 could not build it, see $wd/build.log"
+    else
+        run freduce 4 "$wd" "$wd/freduce"
+        why=$(check_loaded "$wd/ld" 4)
+        if [ $rc -ne 0 ] || ! grep -q 'No Errors' "$wd/freduce.out"; then
+            result FAIL freduce "exit $rc (${secs}s), see $wd/freduce.out"
+        elif ! echo "$why" | grep -q 'ranks loaded'; then result FAIL freduce "$why"
+        else result PASS freduce "built by Debian's mpif90, ${secs}s; $why"
+        fi
+    fi
+fi
 
 echo "dropin: total $(( $(date +%s) - t0 ))s, output in $out"
 echo "skipped: $skip (listed above:${skipped:- none})"

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Our MPI tests: compile with PREFIX/bin/mpicc, run every testlist entry
+# Our MPI tests: compile with PREFIX/bin/mpicc (C) or mpifort (fortran/), run every testlist entry
 # under several process placements, one line per run, then "N passed, N failed".
 #
 #   runtests.sh PREFIX OUTDIR [DIR|DIR/NAME ...]
@@ -36,7 +36,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 configs=${AVTEST_CONFIGS:-"shm nolocal oddeven block3"}
 tmo=${AVTEST_TIMEOUT:-60}
 list=${AVTEST_LIST:-}
-cc=$prefix/bin/mpicc mpiexec=$prefix/bin/mpiexec
+cc=$prefix/bin/mpicc fc=$prefix/bin/mpifort mpiexec=$prefix/bin/mpiexec
 if [ -z "$list" ] && { [ ! -x "$cc" ] || [ ! -x "$mpiexec" ]; }; then
     echo "runtests: no mpicc/mpiexec in $prefix/bin" >&2; exit 2
 fi
@@ -49,6 +49,33 @@ config_env() {
         block3) echo "MPIR_CVAR_NUM_CLIQUES=3 MPIR_CVAR_CLIQUES_BY_BLOCK=1" ;;
         *) echo "runtests: unknown config $1" >&2; exit 2 ;;
     esac
+}
+
+# build_test DIR NAME: $out/DIR/NAME from NAME.c (mpicc), or from NAME.f90 /
+# NAME.f (mpifort) linked with the C checks for Fortran (fortran/avtest_f.c,
+# its bind(C) module avtest_f.f90); rebuilt when older than a source, a
+# header or the compiler
+build_test() {
+    bd=$out/$1 bexe=$out/$1/$2 hdrs="$here/include/avtest.h $here/include/avtest_mode.h"
+    if [ -f "$here/$1/$2.c" ]; then
+        newer "$bexe" "$here/$1/$2.c" $hdrs "$cc" || return 0
+        "$cc" -std=c11 -Wall -Wextra -O2 -g -I"$here/include" -o "$bexe" "$here/$1/$2.c"
+        return
+    fi
+    bsrc=$(ls "$here/$1/$2.f90" "$here/$1/$2.f" 2>/dev/null | head -1)
+    [ -n "$bsrc" ] || { echo "no $1/$2.c, .f90 or .f"; return 1; }
+    [ -x "$fc" ] || { echo "no mpifort in $prefix/bin (built without Fortran)"; return 1; }
+    fh=$here/fortran
+    newer "$bexe" "$bsrc" "$fh/avtest_f.c" "$fh/avtest_f.f90" $hdrs "$cc" "$fc" || return 0
+    "$cc" -std=c11 -Wall -O2 -g -I"$here/include" -c -o "$bd/avtest_f_c.o" "$fh/avtest_f.c" &&
+        "$fc" -O2 -g -J"$bd" -c -o "$bd/avtest_f.o" "$fh/avtest_f.f90" &&
+        "$fc" -O2 -g -I"$bd" -o "$bexe" "$bsrc" "$bd/avtest_f.o" "$bd/avtest_f_c.o"
+}
+newer() {  # EXE FILE...: true when EXE is missing or older than a FILE
+    e=$1; shift
+    [ -x "$e" ] || return 0
+    for f in "$@"; do [ "$f" -nt "$e" ] && return 0; done
+    return 1
 }
 
 # selection: empty = everything; the arguments that matched go to $matched
@@ -111,16 +138,11 @@ for tl in "$here"/*/testlist; do
             fi
         fi
         exe=$out/$dir/$name
-        src=$here/$dir/$name.c
-        if [ -z "$list" ] && { [ ! -x "$exe" ] || [ "$src" -nt "$exe" ] ||
-                [ "$here/include/avtest.h" -nt "$exe" ] || [ "$cc" -nt "$exe" ]; }; then
-            if ! "$cc" -std=c11 -Wall -Wextra -O2 -g -I"$here/include" -o "$exe" "$src" \
-                    > "$out/$dir/$name.build.log" 2>&1; then
-                cat "$out/$dir/$name.build.log" >&2
-                echo "FAIL $dir/$name (build)"
-                fail=$((fail + 1))
-                continue
-            fi
+        if [ -z "$list" ] && ! build_test "$dir" "$name" > "$out/$dir/$name.build.log" 2>&1; then
+            cat "$out/$dir/$name.build.log" >&2
+            echo "FAIL $dir/$name (build)"
+            fail=$((fail + 1))
+            continue
         fi
         for cfg in $configs; do
             if [ -n "$only" ]; then

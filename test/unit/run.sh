@@ -1,7 +1,8 @@
 #!/bin/sh
 # run.sh BUILDDIR - build and run every core unit test: the plain tests, the
-# same tests under ASan/UBSan/LSan and a short libFuzzer run (clang;
-# AVRM_FUZZ_SECONDS, default 20). A sanitizer or fuzz build that fails is a
+# same tests under ASan/UBSan/LSan, a short libFuzzer run (clang;
+# AVRM_FUZZ_SECONDS, default 20) and the assertion lint of our MPICH-side
+# code (test/lint/asserts.sh). A sanitizer or fuzz build that fails is a
 # failure (maint/install-deps.sh installs clang and its runtimes).
 # Seeds are fixed and printed: AVRM_SEED (test_random's seeded part, default
 # 12345; "random" picks one from the clock) and AVRM_FUZZ_SEED (libFuzzer's
@@ -16,7 +17,7 @@ log=$(mktemp)
 # Each unit program and the number of cases (RUN lines of its main) it must
 # report, plain and under the sanitizers: the one place the counts are kept.
 # A program reporting fewer or more (a case lost, an early exit) fails.
-progs="test_map:8 test_random:2 test_errors:5"
+progs="test_map:8 test_random:2 test_errors:5 test_hooks:2"
 
 # run_prog NAME CASES CMD...: count its PASS:/FAIL: lines; a crash or a
 # nonzero exit without a FAIL line, or a case count other than CASES, counts
@@ -71,6 +72,15 @@ if build_step fuzz_build unit-fuzz; then
         fail=$((fail + 1)); echo "  FAIL fuzz_build:"; tail -30 "$log"
     fi
 fi
+# our MPICH-side code: no side effect inside an assertion (test/lint/asserts.sh
+# counts one test per assertion plus its control)
+"$top/test/lint/asserts.sh" >"$log" 2>&1; rc=$?
+line=$(tail -1 "$log"); grep -v '^PASS\|passed,' "$log" | sed 's/^/  /'
+p=${line%% passed*} f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+case "$p$f" in *[!0-9]*|'') p=0 f=1; echo "  FAIL lint/asserts: no closing line" ;; esac
+[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+echo "  lint/asserts: $p passed, $f failed"
+pass=$((pass + p)); fail=$((fail + f))
 rm -f "$log"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
