@@ -199,7 +199,11 @@ int MPIDI_comm_create_rank_map(MPIR_Comm * comm)
         avrm_rankmap_t *slot = NULL;
         MPIDI_COMM(comm, local_map) = NULL;
         mpi_errno = build_part(comm, 1, &remote, &found);
-        MPIR_ERR_CHECK(mpi_errno);
+        if (mpi_errno) {
+            /* only a part with mappers can fail: comm's map was never set */
+            memset(&MPIDI_COMM(comm, map), 0, sizeof(avrm_rankmap_t));
+            goto fn_fail;
+        }
         if (found)
             MPIDI_COMM(comm, map) = remote;
         mpi_errno = build_part(comm, 0, &local, &found);
