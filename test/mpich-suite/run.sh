@@ -24,6 +24,8 @@
 #                    and the Fortran subset SUITE_FORTRAN_DIRS)
 #   SUITE_FORTRAN_DIRS  Fortran directories added to the default (default below;
 #                    "" for none); PREFIX without mpifort: none, listed as skipped
+#   SUITE_OMIT_DIRS, SUITE_OMIT_REASON  directories not run, every line of their
+#                    testlists listed as skipped with that reason (variants.sh)
 #   SUITE_MAXNP      -maxnp for runtests (default 8)
 #   MPITEST_TIMEOUT  per-test limit in seconds (default 90)
 #   SUITE_FULL=1     run every test, ignoring the CI subset below
@@ -45,11 +47,13 @@ xfail_list=$here/xfail.txt
 # topologies and point-to-point through mpif.h, use mpi and use mpi_f08
 fdirs_default="f77/coll f77/comm f77/topo f77/pt2pt f90/coll f90/comm f90/f90types f08/coll f08/comm f08/topo f08/pt2pt"
 fdirs=${SUITE_FORTRAN_DIRS-$fdirs_default}
-fortran=--enable-fortran=all nofort_dirs=""
+fortran=--enable-fortran=all
+omit_dirs=${SUITE_OMIT_DIRS:-} omit_reason=${SUITE_OMIT_REASON:-left out by SUITE_OMIT_DIRS}
 if [ ! -x "$prefix/bin/mpifort" ]; then
     # every line of their testlists is counted and listed as skipped
     fortran=--disable-fortran
-    [ -z "${SUITE_DIRS:-}" ] && nofort_dirs=$fdirs
+    [ -z "${SUITE_DIRS:-}" ] && [ -n "$fdirs" ] &&
+        omit_dirs="$omit_dirs $fdirs" omit_reason="PREFIX has no mpifort (built without Fortran)"
     fdirs=""
 fi
 dirs=${SUITE_DIRS:-"comm group topo pt2pt rma spawn $fdirs"}
@@ -112,11 +116,11 @@ summary=$out/summary.txt
 : > "$summary"
 skipf=$skip_list
 [ "${SUITE_FULL:-0}" = 1 ] && skipf=""
-for d in $nofort_dirs; do
+for d in $omit_dirs; do
     for tl in "$src/$d"/testlist*; do
         [ -f "$tl" ] || continue
         awk -f "$here/testlist.awk" -v dir="$d" -v rec="$summary" -v maxnp="$maxnp" \
-            -v skipf="" -v omit="PREFIX has no mpifort (built without Fortran)" -v xf="" "$tl" > /dev/null
+            -v skipf="" -v omit="$omit_reason" -v xf="" "$tl" > /dev/null
     done
 done
 for d in $dirs; do

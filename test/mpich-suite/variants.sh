@@ -6,7 +6,10 @@
 #
 #   variants.sh PREFIX MPICH_SRC OUTDIR
 #
-# VARIANT_DIRS (default: comm group topo spawn). AVRM_SUITE_BUILD: a suite
+# VARIANT_DIRS (default: comm group topo spawn; the tables variant leaves
+# spawn out of CI time, its runs listed as skipped: its maps are the same
+# tables as any other's, while the computed variant's spawned groups are the
+# stored AVs beside a computed world). AVRM_SUITE_BUILD: a suite
 # build of the same prefix to reuse (the mpich phase's OUTDIR/build; run-all
 # passes it), else run.sh configures and builds one. Prints each variant's
 # output and one closing "N passed, N failed" (and "skipped: N") summed over
@@ -24,7 +27,10 @@ for v in tables:MPIR_CVAR_AVRM_PATTERNS=0 computed:MPIR_CVAR_AVRM_COMPUTED_AV=1;
         ln -s "$AVRM_SUITE_BUILD" "$vout/build"
     fi
     echo "=== variant $name ($cvar)"
-    env "$cvar" SUITE_DIRS="${VARIANT_DIRS:-comm group topo spawn}" \
+    vdirs=${VARIANT_DIRS:-comm group topo spawn} omit=""
+    if [ -z "${VARIANT_DIRS:-}" ] && [ "$name" = tables ]; then vdirs="comm group topo" omit=spawn; fi
+    env "$cvar" SUITE_DIRS="$vdirs" SUITE_OMIT_DIRS="$omit" \
+        SUITE_OMIT_REASON="tables variant: spawn left out of CI (VARIANT_DIRS=spawn runs it)" \
         "$here/run.sh" "$prefix" "$src" "$vout" > "$vout/run.log" 2>&1
     rc=$?
     sed "s/^/[$name] /" "$vout/run.log" | grep -v '^\[[a-z]*\] [0-9]* passed, [0-9]* failed$'
