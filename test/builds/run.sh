@@ -47,8 +47,18 @@ part ours "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi"
 part mpich env SUITE_DIRS="${BUILDS_SUITE_DIRS:-comm group spawn rma}" \
     "$top/test/mpich-suite/run.sh" "$prefix" "$src" "$out/mpich-suite"
 if [ "$flavor" = debug ]; then
+    # control: a block the program never frees (MPI_Alloc_mem) must show in
+    # the dump, or the dump is not working and no leak could be seen
+    . "$top/test/mpienv.sh"
+    mkdir -p "$out/control"
+    if "$prefix/bin/mpicc" -o "$out/control/leak_control" "$here/leak_control.c" &&
+       "$prefix/bin/mpiexec" -n 2 "$out/control/leak_control" > "$out/control/leak_control.txt" 2>&1 &&
+       grep -qE '\[[0-9]+\] [0-9]+ at \[' "$out/control/leak_control.txt"; then
+        echo "PASS control: a block left on purpose is in the memory dump"; tp=$((tp + 1))
+    else echo "FAIL control: no memory dump of a block left on purpose ($out/control)"; tf=$((tf + 1)); fi
     # every memory dump line of every run: ours by FILE[LINE], MPICH's counted
     grep -rhoE '\[[0-9]+\] [0-9]+ at \[[^]]*\], *[^ ]*\[[0-9]+\]' "$out" --include='*.log' --include='*.tap' \
+        --exclude-dir=control \
         | sed -E 's/.*\], *//' | sort | uniq -c | sort -rn > "$out/leaks.txt"
     ours=$(grep -c 'ch4_avrm' "$out/leaks.txt")
     echo "=== debug: blocks left at MPI_Finalize, by allocation site (count, FILE[LINE]): $out/leaks.txt"
