@@ -140,5 +140,6 @@ int main(int argc, char **argv)
     MPI_Comm_free(&node);
 
     spawn_merge(argv);
+    av_mode_done();
     return av_finalize();
 }

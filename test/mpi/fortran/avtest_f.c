@@ -34,5 +34,6 @@ int avtest_f_errors(int ferrs)
     int total = 0, mine = av_errs + ferrs;
     MPI_Allreduce(&mine, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Group_free(&av_wgroup);
+    av_mode_done();
     return total;
 }

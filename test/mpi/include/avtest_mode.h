@@ -5,7 +5,8 @@
  * the Fortran tests' C helper. av_find_mode_pvar() once after MPI_Init;
  * av_check_mode() then fails a communicator whose mode is not accepted (it
  * checks nothing when the library has no such pvar: the caller decides
- * whether that is an error, see av_need_mode_pvar).
+ * whether that is an error, see av_need_mode_pvar); av_mode_done() before
+ * MPI_Finalize.
  */
 #ifndef AVTEST_MODE_H_INCLUDED
 #define AVTEST_MODE_H_INCLUDED
@@ -74,6 +75,14 @@ static void av_check_mode(MPI_Comm comm, const char *what, const char *accepted)
     snprintf(acc, sizeof acc, " %s ", accepted);
     if (!mode[0] || !strstr(acc, pad))
         av_err("map mode '%s', expected one of: %s", mode, accepted);
+}
+
+/* Before MPI_Finalize: the session and MPI_T itself (MPI_T_init_thread's
+ * blocks would otherwise be left allocated: make check-debug lists them). */
+static void av_mode_done(void)
+{
+    MPI_T_pvar_session_free(&av_mode_sess);
+    MPI_T_finalize();
 }
 
 /* The pvar must exist unless AVTEST_STOCK=1 says the library is stock MPICH
