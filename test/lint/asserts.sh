@@ -14,7 +14,7 @@ pure='sizeof|MPIR_Object_get_ref|MPIDIU_avt_exists|avrm_map_is_multi|MPIR_Comm_s
 if [ $# -gt 0 ]; then files="$*"
 else files=$(cd "$top" && find "$top/mpich" -name '*.[ch]'; ls "$top"/patches/mpich/*.patch); fi
 scan() {
-awk -v pure="^($pure)\$" '
+${AWK:-awk} -v pure="^($pure)\$" '
 function check(cond, where,    c, name, rest) {
     ntests++
     c = cond
