@@ -211,7 +211,9 @@ int MPIDIU_new_avt(int size, int *avtid)
         pg++;
     avp.size = (uint32_t) size;
     avp.pgid = (avrm_pgid_t) pg;
-    mpi_errno = pg_state_reserve(pg + 1);
+    /* room for every slot ctx->avs may have after the create (libavrm grows
+     * it to max(pgid + 1, 2 * navs)): MPIDIU_map_ref_groups walks them all */
+    mpi_errno = pg_state_reserve(MPL_MAX(pg + 1, 2 * ctx->navs));
     if (mpi_errno == MPI_SUCCESS)
         mpi_errno = MPIDIU_avrm_err(avrm_av_create(ctx, &avp, &av), "address vector of a new process group");
     MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
