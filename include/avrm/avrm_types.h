@@ -227,6 +227,8 @@ typedef struct avrm_stats {
                                  * per table, max(0, sum of bytes its maps
                                  * reference - payload) */
     size_t index_bytes;         /* content-sharing index */
+    size_t hier_bytes;          /* node hierarchies' out-of-line words
+                                 * (avrm_hier.h; 0 for block/cyclic) */
     size_t nmaps[AVRM_MODE_COUNT];
     size_t ntables;
 } avrm_stats_t;
