@@ -6,11 +6,49 @@
 # for none), omit (a reason: leave out every line of this file), xf
 # (xfail.txt: a matching "DIR/NAME NP" line gets the list's timeLimit=N).
 # NP is the count as run: the testlist's (2 when absent), capped at maxnp.
+# A ci-skip.txt line is "DIR/NAME REASON" (every np) or "DIR/NAME np=N REASON"
+# (only the run with N processes).
 BEGIN {
     while (skipf != "" && (getline l < skipf) > 0) {
         if (l ~ /^[ \t]*(#|$)/) continue
-        split(l, a, /[ \t]+/); why = l; sub(/^[^ \t]+[ \t]+/, "", why); skip[a[1]] = why
+        split(l, a, /[ \t]+/); why = l; sub(/^[^ \t]+[ \t]+/, "", why); k = a[1]
+        if (a[2] ~ /^np=[0-9]+$/) { k = k " " substr(a[2], 4); sub(/^[^ \t]+[ \t]*/, "", why) }
+        skip[k] = why
     }
+    # Per-run settings, appended to the run's testlist line (runtests' env= and
+    # mpiexecarg= words), keyed "DIR/NAME NP". Measured on the patched build,
+    # 2 cores, test/mpienv.sh (FI_PROVIDER=sockets, MPIR_CVAR_CH4_POLLS_BEFORE_YIELD=1),
+    # 2026-11-23; these runs were xfail.txt entries ("hang") before.
+    # - bar: 10000 iterations of 2 MPI_Barrier (wrma_flush_get.c,
+    #   win_shared_rma_flush_load.c) or 2 MPI_Win_fence (win_shared_noncontig_put.c)
+    #   over ranks sharing one node. After 5 collectives CH4 uses the POSIX
+    #   release_gather barrier, which spins on shared flags without ever
+    #   yielding (perf: 68% and 96% of all cycles in
+    #   MPIDI_POSIX_mpi_release_gather_release/_barrier_release_gather), so on
+    #   oversubscribed cores each barrier costs a scheduler slice: ~16 ms an
+    #   iteration, 163 s (put_flush_get 3), 173 s (win_shared_put_flush_load 3),
+    #   161 s (win_shared_noncontig_put 4), all passing, none in 90 s.
+    #   MPIR_CVAR_BARRIER_DEVICE_COLLECTIVE=0 takes MPIR's pt2pt barrier,
+    #   whose waits yield (MPIR_CVAR_CH4_POLLS_BEFORE_YIELD=1; with 0 it times
+    #   out at 120 s): 0.7-0.9 s each on idle cores, 1.1-1.7 s with a load of 4
+    #   (win_shared_noncontig_put 4: 0.9-1.0 s idle, 5.7-42 s with a load of
+    #   9-14 from other jobs). The RMA under test is unchanged.
+    # - pin: win_shared_*_flush_load's origin (rank 2) puts into a window made
+    #   by MPI_Win_create, i.e. active messages the target (rank 0) must
+    #   handle, and waits in MPI_Win_flush, a loop that never yields
+    #   (MPIDIU_PROGRESS_WHILE); sharing a core with the target it spins away
+    #   a slice per iteration: 9 of 30 runs 6-49 s with bar alone, 80-84 s
+    #   with rank 2 pinned to rank 0's core. Ranks 0,1 on cpu 0 and rank 2 on
+    #   cpu 1: 50 of 50 runs 1.2-1.7 s (load 4), 25 of 25 0.8-0.9 s idle.
+    #   (Needs cpus 0 and 1; hydra's -bind-to.)
+    bar = "env=MPIR_CVAR_BARRIER_DEVICE_COLLECTIVE=0"
+    pin = "mpiexecarg=-bind-to mpiexecarg=user:0,0,1"
+    n = split("put acc gacc fop cas", op, " ")
+    for (i = 1; i <= n; i++) {
+        set["rma/" op[i] "_flush_get 3"] = bar
+        set["rma/win_shared_" op[i] "_flush_load 3"] = bar " " pin
+    }
+    set["rma/win_shared_noncontig_put 4"] = bar
     while (xf != "" && (getline l < xf) > 0) {
         if (l ~ /^timeLimit=[0-9]+[ \t]*$/) { tl = l; sub(/[ \t]+$/, "", tl); continue }
         if (l ~ /^[ \t]*(#|$)/) continue
@@ -27,7 +65,9 @@ line == "" || line ~ /^!/ { if (line != "") print line; next }   # !dir:target: 
     id = dir "/" name
     if (omit != "")           { print "skip " id " " np " " omit >> rec; next }
     if ((dir "/" f[1]) in skip) { print "skip " id " " np " ci-skip.txt: " skip[dir "/" f[1]] >> rec; next }
+    if ((dir "/" f[1] " " np) in skip) { print "skip " id " " np " ci-skip.txt: " skip[dir "/" f[1] " " np] >> rec; next }
     print "expect " id " " np >> rec
+    if ((id " " np) in set) line = line " " set[id " " np]
     if (tl != "" && (id " " np) in x) line = line " " tl
     print line
 }
