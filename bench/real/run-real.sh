@@ -34,7 +34,10 @@
 # named in SUMMARY.md; a failed step makes the exit status nonzero.
 # Environment: MPICH_PATCHED, MPICH_STOCK, LIBS ("ours stock ompi"), STEPS,
 # NICE (10), HEAP_NPS ("8 16 32"), HEAP_K (creations per shape, one per
-# HEAP_NPS entry), CT_NPS ("8 16"), CT_K, CT_REPS, CG_NP (6), RATE_B, RATE_R,
+# HEAP_NPS entry), HEAP_SHAPES (commheap's SHAPES, default all),
+# HEAP_NODE_SIZE (set: the MPICH builds see emulated nodes of that many
+# consecutive ranks, MPIR_CVAR_NUM_CLIQUES=np/size with CLIQUES_BY_BLOCK;
+# unset: one node), CT_NPS ("8 16"), CT_K, CT_REPS, CG_NP (6), RATE_B, RATE_R,
 # RATE_REPS, GENS, GEN_R, NP_MAX, NP_REPS, MR_N, MR_REPS, FI_PROVIDER (set: skip the
 # choice), REPORT_COMMAND (the command SUMMARY.md names).
 set -eu
@@ -45,7 +48,7 @@ mkdir -p "$out"; out=$(cd "$out" && pwd)
 : "${MPICH_PATCHED:=$top/mpich-build/mpich-patched}" "${MPICH_STOCK:=$top/mpich-build/mpich-stock}"
 : "${LIBS:=ours stock ompi}" "${NICE:=10}"
 : "${STEPS:=probe av heap ctime insns rate gen netpipe msgrate}"
-: "${HEAP_NPS:=8 16 32}" "${HEAP_K:=1000 1000 1000}"
+: "${HEAP_NPS:=8 16 32}" "${HEAP_K:=1000 1000 1000}" "${HEAP_SHAPES:=all}" "${HEAP_NODE_SIZE:=}"
 : "${CT_NPS:=8 16}" "${CT_K:=40}" "${CT_REPS:=5}"
 : "${CG_NP:=6}" "${RATE_B:=64}" "${RATE_R:=100}" "${RATE_REPS:=5}" "${GENS:=6}" "${GEN_R:=30}"
 : "${NP_MAX:=65536}" "${NP_REPS:=2}" "${MR_N:=20000}" "${MR_REPS:=5}"
@@ -87,7 +90,7 @@ pair() { case $(( $1 % 2 )) in 1) l="ours stock" ;; *) l="stock ours" ;; esac
 
 echo "== run-real.sh $out, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load average $load0 =="
 : > "$out/steps.txt"
-echo "NICE=$NICE STEPS=\"$STEPS\" LIBS=\"$LIBS\" HEAP_NPS=\"$HEAP_NPS\" HEAP_K=\"$HEAP_K\" CT_NPS=\"$CT_NPS\"" \
+echo "NICE=$NICE STEPS=\"$STEPS\" LIBS=\"$LIBS\" HEAP_NPS=\"$HEAP_NPS\" HEAP_K=\"$HEAP_K\" HEAP_SHAPES=$HEAP_SHAPES HEAP_NODE_SIZE=$HEAP_NODE_SIZE CT_NPS=\"$CT_NPS\"" \
     "CT_K=$CT_K CT_REPS=$CT_REPS CG_NP=$CG_NP RATE_B=$RATE_B RATE_R=$RATE_R RATE_REPS=$RATE_REPS GENS=$GENS" \
     "GEN_R=$GEN_R NP_MAX=$NP_MAX NP_REPS=$NP_REPS MR_N=$MR_N MR_REPS=$MR_REPS" | tee "$out/settings.txt"
 hdr build
@@ -114,6 +117,9 @@ done
 run "${CC:-cc}" -shared -fPIC -O2 -Wall -o "$out/yieldshim.so" "$here/yieldshim.c" -ldl || failed="$failed build-yieldshim"
 shim="LD_PRELOAD=$out/yieldshim.so MPIR_CVAR_CH4_POLLS_BEFORE_YIELD=0"
 shim_of() { [ "$1" = ompi ] || echo "$shim"; }
+# cliques_of LIB NP: emulated nodes of HEAP_NODE_SIZE ranks (MPICH builds)
+cliques_of() { [ -n "$HEAP_NODE_SIZE" ] && [ "$1" != ompi ] &&
+               echo "MPIR_CVAR_NUM_CLIQUES=$(( ($2 + HEAP_NODE_SIZE - 1) / HEAP_NODE_SIZE )) MPIR_CVAR_CLIQUES_BY_BLOCK=1"; }
 # heap runs: no tcache, so that mallinfo2's uordblks counts exactly the
 # chunks in use (glibc counts a chunk parked in a tcache bin as in use: a
 # free before the window and a malloc in it moved 64 B between shapes)
@@ -169,8 +175,8 @@ if want heap; then
         k=$1; [ $# -gt 1 ] && shift
         for lib in $libs; do
             s=$(date +%s)
-            launch 1500 "heap-$lib-$np" "$lib" "$np" $(shim_of "$lib") $notcache -- \
-                "$out/bin-$lib/commheap" "$lib" "$out/heap.csv" "$out/maps.csv" "$k" || true
+            launch 1500 "heap-$lib-$np" "$lib" "$np" $(shim_of "$lib") $notcache $(cliques_of "$lib" "$np") -- \
+                "$out/bin-$lib/commheap" "$lib" "$out/heap.csv" "$out/maps.csv" "$k" "$HEAP_SHAPES" || true
             echo "run heap-$lib-n$np-K$k $(( $(date +%s) - s ))" >> "$out/steps.txt"
         done
     done

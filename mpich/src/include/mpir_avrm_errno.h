@@ -1,6 +1,8 @@
 /*
- * ch4_avrm_errno.h - the MPI error code of a libavrm status, for the glue
- * files that call libavrm's writers (ch4_avrm_av.h, ch4_avrm_comm.h).
+ * mpir_avrm_errno.h - the MPI error code of a libavrm status, for the
+ * files that call libavrm's writers: CH4's glue (ch4_avrm_av.h,
+ * ch4_avrm_comm.h) and the node hierarchy of communicators
+ * (src/util/mpir_localproc.c).
  *
  * Classes: MPI_ERR_NO_MEM only when an allocation failed; MPI_ERR_OTHER for
  * a documented limit of libavrm (the message names it and the object);
@@ -11,14 +13,14 @@
  * Our file, added to the MPICH tree by patches/mpich/series. Thread safety:
  * none needed (no state). Cost O(1); a formatted message on error only.
  */
-#ifndef CH4_AVRM_ERRNO_H_INCLUDED
-#define CH4_AVRM_ERRNO_H_INCLUDED
+#ifndef MPIR_AVRM_ERRNO_H_INCLUDED
+#define MPIR_AVRM_ERRNO_H_INCLUDED
 
 #include "avrm/avrm_types.h"
 
-#define MPIDIU_avrm_err(st, what) MPIDIU_avrm_err_at((st), (what), __func__, __LINE__)
+#define MPIR_avrm_err(st, what) MPIR_avrm_err_at((st), (what), __func__, __LINE__)
 
-static inline int MPIDIU_avrm_err_at(avrm_status_t st, const char *what, const char *fcname,
+static inline int MPIR_avrm_err_at(avrm_status_t st, const char *what, const char *fcname,
                                      int line)
 {
     char msg[200];
@@ -42,4 +44,4 @@ static inline int MPIDIU_avrm_err_at(avrm_status_t st, const char *what, const c
     }
 }
 
-#endif /* CH4_AVRM_ERRNO_H_INCLUDED */
+#endif /* MPIR_AVRM_ERRNO_H_INCLUDED */

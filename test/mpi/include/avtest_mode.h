@@ -1,8 +1,8 @@
 /*
  * avtest_mode.h: the rank-map mode of a communicator, read from the library
  * through the MPI_T pvar avrm_comm_map_mode (class STATE, bound to a
- * communicator, enumeration of mode names). Header only, for mapmode.c and
- * the Fortran tests' C helper. av_find_mode_pvar() once after MPI_Init;
+ * communicator, enumeration of mode names). Header only, for mapmode.c,
+ * hier.c (av_pvar_index) and the Fortran tests' C helper. av_find_mode_pvar() once after MPI_Init;
  * av_check_mode() then fails a communicator whose mode is not accepted (it
  * checks nothing when the library has no such pvar: the caller decides
  * whether that is an error, see av_need_mode_pvar); av_mode_done() before
@@ -16,22 +16,31 @@
 static MPI_T_pvar_session av_mode_sess;
 static int av_mode_idx = -1;
 
-static void av_find_mode_pvar(void)
+/* index of the pvar `want` bound to `want_bind`, or -1 (after
+ * av_find_mode_pvar, which initializes MPI_T) */
+static int av_pvar_index(const char *want, int want_bind)
 {
-    int n = 0, prov;
-    MPI_T_init_thread(MPI_THREAD_SINGLE, &prov);
-    MPI_T_pvar_session_create(&av_mode_sess);
+    int n = 0, found = -1;
     MPI_T_pvar_get_num(&n);
     for (int i = 0; i < n; i++) {
-        char name[128], desc[256];
+        char name[128], desc[512];
         int nl = sizeof name, dl = sizeof desc, verb, cls, bind, ro, cont, atomic;
         MPI_Datatype dt;
         MPI_T_enum et;
         if (MPI_T_pvar_get_info(i, name, &nl, &verb, &cls, &dt, &et, desc, &dl, &bind, &ro,
                                 &cont, &atomic) == MPI_SUCCESS &&
-            !strcmp(name, "avrm_comm_map_mode") && bind == MPI_T_BIND_MPI_COMM)
-            av_mode_idx = i;
+            !strcmp(name, want) && bind == want_bind)
+            found = i;
     }
+    return found;
+}
+
+static void av_find_mode_pvar(void)
+{
+    int prov;
+    MPI_T_init_thread(MPI_THREAD_SINGLE, &prov);
+    MPI_T_pvar_session_create(&av_mode_sess);
+    av_mode_idx = av_pvar_index("avrm_comm_map_mode", MPI_T_BIND_MPI_COMM);
 }
 
 /* mode name of comm's map, or "" */

@@ -21,7 +21,7 @@
 #define CH4_AVRM_AV_H_INCLUDED
 
 #include "ch4_avrm.h"
-#include "ch4_avrm_errno.h"
+#include "mpir_avrm_errno.h"
 
 MPIDI_avrm_t MPIDI_avrm;
 
@@ -33,11 +33,11 @@ static int pg_state_reserve(uint32_t n)
     n = MPL_MAX(n, 2 * MPIDI_avrm.npg_refs);
     uint32_t *r = MPL_realloc(MPIDI_avrm.pg_refs, n * sizeof(*r), MPL_MEM_ADDRESS);
     if (!r)
-        return MPIDIU_avrm_err(AVRM_ERR_NOMEM, "process group reference counts");
+        return MPIR_avrm_err(AVRM_ERR_NOMEM, "process group reference counts");
     MPIDI_avrm.pg_refs = r;
     uint8_t *seen = MPL_realloc(MPIDI_avrm.pg_seen, n, MPL_MEM_ADDRESS);
     if (!seen)
-        return MPIDIU_avrm_err(AVRM_ERR_NOMEM, "process group marks");
+        return MPIR_avrm_err(AVRM_ERR_NOMEM, "process group marks");
     MPIDI_avrm.pg_seen = seen;
     memset(r + MPIDI_avrm.npg_refs, 0, (n - MPIDI_avrm.npg_refs) * sizeof(*r));
     memset(seen + MPIDI_avrm.npg_refs, 0, n - MPIDI_avrm.npg_refs);
@@ -88,7 +88,7 @@ static int world_locality(avrm_locality_t * loc, uint32_t ** list)
     } else {
         *list = MPL_malloc(count * sizeof(uint32_t), MPL_MEM_ADDRESS);
         if (!*list)
-            return MPIDIU_avrm_err(AVRM_ERR_NOMEM, "list of my node's members");
+            return MPIR_avrm_err(AVRM_ERR_NOMEM, "list of my node's members");
         loc->kind = AVRM_LOCAL_LIST;
         loc->count = 0;
         for (int i = 0; i < n; i++)
@@ -130,8 +130,9 @@ int MPIDIU_avt_init(void)
     avrm_set_allocator(&mpl);
     params_from_cvars(&params);
     MPIDI_avrm.stored_reason = NULL;
-    mpi_errno = MPIDIU_avrm_err(avrm_ctx_create(&params, &MPIDI_avrm.ctx), "address layer context");
+    mpi_errno = MPIR_avrm_err(avrm_ctx_create(&params, &MPIDI_avrm.ctx), "address layer context");
     MPIR_ERR_CHECK(mpi_errno);
+    MPIR_Avrm_ctx = MPIDI_avrm.ctx;     /* communicators' node hierarchies account here */
     mpi_errno = pg_state_reserve(8);
     MPIR_ERR_CHECK(mpi_errno);
 
@@ -147,7 +148,7 @@ int MPIDIU_avt_init(void)
         mpi_errno = world_locality(&avp.local, &list);
         MPIR_ERR_CHECK(mpi_errno);
     }
-    mpi_errno = MPIDIU_avrm_err(avrm_av_create(MPIDI_avrm.ctx, &avp, &av), "world address vector");
+    mpi_errno = MPIR_avrm_err(avrm_av_create(MPIDI_avrm.ctx, &avp, &av), "world address vector");
     MPL_free(list);
     MPIR_ERR_CHECK(mpi_errno);
     if (av->entries) {
@@ -169,6 +170,7 @@ int MPIDIU_avt_init(void)
 int MPIDIU_avt_destroy(void)
 {
     MPIDIU_comm_local_maps_destroy();
+    MPIR_Avrm_ctx = NULL;
     avrm_ctx_destroy(MPIDI_avrm.ctx);   /* every AV and table left */
     MPIDI_avrm.ctx = NULL;
     avrm_set_allocator(NULL);
@@ -215,7 +217,7 @@ int MPIDIU_new_avt(int size, int *avtid)
      * it to max(pgid + 1, 2 * navs)): MPIDIU_map_ref_groups walks them all */
     mpi_errno = pg_state_reserve(MPL_MAX(pg + 1, 2 * ctx->navs));
     if (mpi_errno == MPI_SUCCESS)
-        mpi_errno = MPIDIU_avrm_err(avrm_av_create(ctx, &avp, &av), "address vector of a new process group");
+        mpi_errno = MPIR_avrm_err(avrm_av_create(ctx, &avp, &av), "address vector of a new process group");
     MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
     MPIR_ERR_CHECK(mpi_errno);
     *avtid = (int) pg;
@@ -288,7 +290,7 @@ int MPIDIU_avrm_require_stored(const char *reason)
     avrm_av_t *av = MPIDI_avrm.ctx->avs[0];
     if (!av->computed)
         return MPI_SUCCESS;
-    int mpi_errno = MPIDIU_avrm_err(avrm_av_make_stored(MPIDI_avrm.ctx, av),
+    int mpi_errno = MPIR_avrm_err(avrm_av_make_stored(MPIDI_avrm.ctx, av),
                                     "stored world address vector (computed AV fallback)");
     if (mpi_errno)
         return mpi_errno;

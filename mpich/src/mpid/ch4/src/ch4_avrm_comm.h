@@ -23,7 +23,7 @@
 #define CH4_AVRM_COMM_H_INCLUDED
 
 #include "ch4_avrm.h"
-#include "ch4_avrm_errno.h"
+#include "mpir_avrm_errno.h"
 
 static int is_remote_part(const MPIR_Comm_map_t * mp)
 {
@@ -84,7 +84,7 @@ static int build_part(MPIR_Comm * comm, int remote, avrm_rankmap_t * out, int *f
         return MPI_SUCCESS;
     }
     if (nmappers == 1)
-        return MPIDIU_avrm_err(avrm_map_build(ctx, mapper_parent(one), one->src_mapping, n, out),
+        return MPIR_avrm_err(avrm_map_build(ctx, mapper_parent(one), one->src_mapping, n, out),
                                "communicator rank map");
 
     /* several mappers, concatenated in list order (intercomm merge). The
@@ -119,7 +119,7 @@ static int build_part(MPIR_Comm * comm, int remote, avrm_rankmap_t * out, int *f
         MPL_free(parents);
     if (src != src_small)
         MPL_free(src);
-    return MPIDIU_avrm_err(st, "communicator rank map (merge)");
+    return MPIR_avrm_err(st, "communicator rank map (merge)");
 }
 
 /* Local maps of intercomms come from a slab, as MPICH's handle pools serve
@@ -212,7 +212,7 @@ int MPIDI_comm_create_rank_map(MPIR_Comm * comm)
             slot = local_map_alloc();
             if (!slot) {
                 avrm_map_release(MPIDI_avrm.ctx, &local);
-                mpi_errno = MPIDIU_avrm_err(AVRM_ERR_NOMEM, "intercomm local rank map");
+                mpi_errno = MPIR_avrm_err(AVRM_ERR_NOMEM, "intercomm local rank map");
             }
         }
         if (mpi_errno) {
@@ -253,7 +253,7 @@ int MPIDIU_comm_set_builtin_map(MPIR_Comm * comm)
     }
     if (st == AVRM_OK)
         MPIDIU_map_ref_groups(&MPIDI_COMM(comm, map), 1);
-    return MPIDIU_avrm_err(st, "builtin communicator rank map");
+    return MPIR_avrm_err(st, "builtin communicator rank map");
 }
 
 void MPIDIU_comm_release_maps(MPIR_Comm * comm)
@@ -288,7 +288,7 @@ int MPIDIU_comm_map_from_gpids(MPIR_Comm * comm, int size, const uint64_t gpids[
         MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
         MPL_free(g);
     }
-    return MPIDIU_avrm_err(st, "intercomm remote rank map");
+    return MPIR_avrm_err(st, "intercomm remote rank map");
 }
 
 /* The node-roots init comm of MPIR_CVAR_CH4_ROOTS_ONLY_PMI: world ranks
@@ -296,7 +296,7 @@ int MPIDIU_comm_map_from_gpids(MPIR_Comm * comm, int size, const uint64_t gpids[
 int MPIDIU_comm_map_node_roots(MPIR_Comm * comm)
 {
     MPIDI_COMM(comm, local_map) = NULL;
-    return MPIDIU_avrm_err(avrm_map_build(MPIDI_avrm.ctx,
+    return MPIR_avrm_err(avrm_map_build(MPIDI_avrm.ctx,
                                           &MPIDI_COMM(MPIR_Process.comm_world, map),
                                           MPIR_Process.node_root_map,
                                           (uint32_t) MPIR_Process.num_nodes,

@@ -77,7 +77,7 @@ cvars:
 /* Which libavrm counter a process-wide SIZE pvar reads. */
 enum MPIDI_avrm_pvar {
     AVRM_PVAR_AV_ENTRY, AVRM_PVAR_AV_SIDE, AVRM_PVAR_AV_META, AVRM_PVAR_MAP,
-    AVRM_PVAR_TABLE, AVRM_PVAR_TABLE_SHARED, AVRM_PVAR_INDEX, AVRM_PVAR_COUNT
+    AVRM_PVAR_TABLE, AVRM_PVAR_TABLE_SHARED, AVRM_PVAR_INDEX, AVRM_PVAR_HIER, AVRM_PVAR_COUNT
 };
 
 static const struct {
@@ -90,6 +90,7 @@ static const struct {
     {"avrm_table_bytes", "Bytes of rank lookup tables (lut/lut16/mlut/mseg), headers included"},
     {"avrm_table_shared_bytes", "Bytes of lookup tables that sharing (dup, slice, content) avoided"},
     {"avrm_index_bytes", "Bytes of the table content-sharing index"},
+    {"avrm_hier_bytes", "Bytes of communicators' node hierarchies out of line (0 for block/cyclic placements)"},
 };
 
 static int MPIDI_avrm_pvar_ids[AVRM_PVAR_COUNT];
@@ -111,8 +112,10 @@ static unsigned long long MPIDI_avrm_stat(int which)
             return s.table_bytes;
         case AVRM_PVAR_TABLE_SHARED:
             return s.table_shared_bytes;
-        default:
+        case AVRM_PVAR_INDEX:
             return s.index_bytes;
+        default:
+            return s.hier_bytes;
     }
 }
 
@@ -160,6 +163,41 @@ static void MPIDI_avrm_get_comm_bytes(void *addr, void *obj, int count, void *bu
     *(unsigned long long *) buf = b;
 }
 
+/* The node hierarchy of an intracommunicator, for tests to check against
+ * their own reference (MPI_Comm_split_type SHARED): form (avrm_hier_form_t,
+ * -1 for an intercomm), nodes, this process's node, its node's size, the
+ * out-of-line bytes, then every rank's intranode rank and every rank's
+ * internode rank (count 5 + 2 * size). Reading it costs O(size). */
+#define MPIDI_AVRM_HIER_HEAD 5
+static int MPIDI_avrm_hier_ranks(MPIR_Comm * comm)
+{
+    return comm && comm->comm_kind == MPIR_COMM_KIND__INTRACOMM ? comm->remote_size : 0;
+}
+
+static void MPIDI_avrm_get_comm_hier_count(void *addr, void *obj, int *count)
+{
+    *count = MPIDI_AVRM_HIER_HEAD + 2 * MPIDI_avrm_hier_ranks(MPIDI_avrm_pvar_comm(obj));
+}
+
+static void MPIDI_avrm_get_comm_hier(void *addr, void *obj, int count, void *buf)
+{
+    MPIR_Comm *comm = MPIDI_avrm_pvar_comm(obj);
+    int n = MPIDI_avrm_hier_ranks(comm), *out = buf;
+    const avrm_hier_t *h = comm ? &comm->hier : NULL;
+
+    if (count < MPIDI_AVRM_HIER_HEAD + 2 * n)
+        return;
+    out[0] = n ? h->form : -1;
+    out[1] = n ? (int) h->nnodes : 0;
+    out[2] = n ? (int) h->my_node : 0;
+    out[3] = n ? (int) h->local_size : 0;
+    out[4] = n ? (int) avrm_hier_bytes(h) : 0;
+    for (int r = 0; r < n; r++) {
+        out[MPIDI_AVRM_HIER_HEAD + r] = avrm_hier_intranode(h, (uint32_t) r);
+        out[MPIDI_AVRM_HIER_HEAD + n + r] = (int) avrm_hier_internode(h, (uint32_t) r);
+    }
+}
+
 static void MPIDI_avrm_register_pvars(void)
 {
     static MPI_T_enum modes_enum;
@@ -195,6 +233,14 @@ static void MPIDI_avrm_register_pvars(void)
                               MPIR_T_PVAR_FLAG_READONLY | MPIR_T_PVAR_FLAG_CONTINUOUS,
                               MPIDI_avrm_get_comm_bytes, NULL, "CH4_AVRM",
                               "Bytes of a communicator's rank maps and the tables they reference");
+    MPIR_T_PVAR_REGISTER_impl(MPI_T_PVAR_CLASS_GENERIC, MPI_INT, "avrm_comm_hier", &dummy, 0,
+                              MPI_T_ENUM_NULL, MPI_T_VERBOSITY_USER_DETAIL, MPI_T_BIND_MPI_COMM,
+                              MPIR_T_PVAR_FLAG_READONLY | MPIR_T_PVAR_FLAG_CONTINUOUS,
+                              MPIDI_avrm_get_comm_hier, MPIDI_avrm_get_comm_hier_count, "CH4_AVRM",
+                              "Node hierarchy of an intracommunicator: form (0 none, 1 block, "
+                              "2 cyclic, 3 runs, 4 table), nodes, this node, its size, bytes out "
+                              "of line, then the intranode rank and the internode rank of every "
+                              "rank (-1 form for an intercomm)");
 }
 
 /* After MPIDIU_avt_init. */
