@@ -3,14 +3,42 @@
  * sequence of builds (raw mapping arrays from the bytes, generated
  * structured mappings, multi-parent picks, gpids, dups, releases); every
  * map is checked rank by rank against its reference table, and the stats
- * must return to the AV-only baseline. Built with clang
+ * must return to the AV-only baseline. Each map also gets a node hierarchy
+ * (avrm_hier.h) for one of its ranks, under a world placement taken from
+ * the bytes (block, round-robin or arbitrary node ids), checked against
+ * stock's tables (tu_hier.h). Built with clang
  * -fsanitize=fuzzer,address,undefined (test/unit/local.mk).
  */
 #include "tu_gen.h"
+#include "tu_hier.h"
 
 #define FPOOL 8
 
 typedef struct { const uint8_t *p; size_t n; } in_t;
+
+/* node ids of the world's lpids: wnode[l]; nodes < wmax */
+static int32_t *wnode;
+static uint32_t wmax;
+
+/* the hierarchy of map t seen from its rank me: ranks of group 1 (a
+ * spawned group) have no node id */
+static int hier_bad(avrm_ctx_t *ctx, const tmap_t *t, uint32_t me)
+{
+    tu_place_t p = { t->n, wmax, malloc(sizeof(int32_t) * t->n) };
+    avrm_hier_t h;
+    int known = 1, bad;
+    for (uint32_t r = 0; r < t->n; r++) {
+        p.node[r] = t->ref[r].pgid == 0 ? wnode[t->ref[r].lpid] : -1;
+        known &= p.node[r] >= 0;
+    }
+    bad = avrm_hier_build(ctx, t->n, me, wmax, tu_node_of, &p, &h) != AVRM_OK;
+    if (!bad)
+        bad = known ? tu_hier_mismatches(&h, &p, me) != 0 : h.form != AVRM_HIER_NONE;
+    if (!bad)
+        avrm_hier_release(ctx, &h);
+    free(p.node);
+    return bad;
+}
 
 static uint32_t take(in_t *in, unsigned bytes)
 {
@@ -35,6 +63,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (avrm_ctx_create(&p, &ctx) != AVRM_OK) return 0;
     tu_av(ctx, 0, w);
     tu_av(ctx, 1, w1);
+    uint32_t place = take(&in, 1), q = 1 + place % 9;
+    wnode = malloc(sizeof(int32_t) * w);
+    wmax = w + 10;                                 /* ids below stay < wmax */
+    for (uint32_t l = 0; l < w; l++)                 /* block q, round-robin q, or bytes */
+        wnode[l] = (int32_t) ((place >> 6) == 0 ? l / q : (place >> 6) == 1 ? l % q
+                              : (in.n ? take(&in, 1) : l) % (q + 1));
     avrm_stats_t base, now;
     avrm_ctx_stats(ctx, &base);
     tmap_t pool[FPOOL];
@@ -116,6 +150,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         live[slot] = 1;
         if (tu_mismatches(ctx, &t->m, t->ref, t->n)) abort();
+        if (t->n && hier_bad(ctx, t, take(&in, 2) % t->n)) abort();
     }
     for (int i = FPOOL; i-- > 0;)
         if (live[i]) {
@@ -126,6 +161,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!tu_stats_eq(&base, &now)) abort();
     free(map);
     free(src);
+    free(wnode);
     avrm_ctx_destroy(ctx);
     return 0;
 }
