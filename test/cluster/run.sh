@@ -157,7 +157,7 @@ FI_PROVIDER=tcp job "hostmap 2x4 block FI_PROVIDER=tcp" noerrors -n 2 -s 4 -p bl
 export AVTEST_CONFIGS=shm
 jobtmo=900 job "test/mpi 2x4 block" counts -n 2 -s 4 -p block -- \
     "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-2x4-block"
-jobtmo=900 job "test/mpi 4x2 rr ${AVCLUSTER_RR_TESTS:=comm/split_type comm/intercomm rma}" counts \
+jobtmo=900 job "test/mpi 4x2 rr ${AVCLUSTER_RR_TESTS:=comm/split_type comm/intercomm comm/hier rma}" counts \
     -n 4 -p rr -- "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-4x2-rr" $AVCLUSTER_RR_TESTS
 
 # --- roots-only PMI, once -----------------------------------------------------
