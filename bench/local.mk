@@ -21,7 +21,7 @@ bench_bench_build_SOURCES = bench/build/buildtime.c bench/common/maps.c bench/co
 bench_bench_build_LDADD = libavrm.a
 EXTRA_DIST += bench/run-core.sh bench/tools/report.py bench/README.md
 
-.PHONY: bench-core bench-core-full bench-ch4 bench-real
+.PHONY: bench-core bench-core-full bench-ch4 bench-real bench-comm-memory
 bench-core: bench/bench-memory bench/bench-lookup bench/bench-build
 	$(top_srcdir)/bench/run-core.sh quick $(abs_top_builddir)
 bench-core-full: bench/bench-memory bench/bench-lookup bench/bench-build
@@ -31,6 +31,16 @@ bench-ch4:
 	MPICH_PATCHED=$(MPICH_PATCHED) MPICH_STOCK=$(MPICH_STOCK) $(top_srcdir)/bench/real/run-ch4.sh $(abs_top_builddir)/bench/out/ch4
 # `make bench-real`: ours vs stock MPICH vs Open MPI, issue 8 (bench/real/README.md);
 # needs `make mpich mpich-stock`, builds its programs, writes bench/out/real
+# Issue 14: heap per created communicator/group/window against P, emulated
+# nodes of 8, ours vs stock vs Open MPI: bench/out/comm-memory/slopes.csv
+# (bytes per process of the world, least squares) and slopes.png
+bench-comm-memory:
+	MPICH_PATCHED=$(MPICH_PATCHED) MPICH_STOCK=$(MPICH_STOCK) REPORT_COMMAND="make bench-comm-memory" \
+	STEPS=heap HEAP_NPS="8 16 32 64 128" HEAP_K="40 40 40 40 20" HEAP_NODE_SIZE=8 \
+	HEAP_SHAPES=dup,oddeven,cart,cartrows,win,comm_group,range_incl \
+		$(top_srcdir)/bench/real/run-real.sh $(abs_top_builddir)/bench/out/comm-memory
+	python3 $(top_srcdir)/bench/real/commslope.py $(abs_top_builddir)/bench/out/comm-memory
+
 bench-real:
 	MPICH_PATCHED=$(MPICH_PATCHED) MPICH_STOCK=$(MPICH_STOCK) REPORT_COMMAND="make bench-real" \
 		$(top_srcdir)/bench/real/run-real.sh $(abs_top_builddir)/bench/out/real

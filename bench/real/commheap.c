@@ -26,10 +26,17 @@
  *   (key -rank), random (key: a fresh permutation per creation, fixed seed,
  *   so tables are not shared by content), cartrows (MPI_Cart_sub of a 2-D
  *   MPI_Dims_create grid, rows), shared (MPI_Comm_split_type SHARED),
- *   create_group (MPI_Comm_create_group of the even ranks, tag k), and the
+ *   create_group (MPI_Comm_create_group of the even ranks, tag k), cart
+ *   (MPI_Cart_create of the world, 2-D MPI_Dims_create grid), win
+ *   (MPI_Win_create of 64 bytes over the world), comm_group (MPI_Comm_group
+ *   of one of K dups of the world made beforehand: a group, the first one
+ *   asked of that communicator), range_incl
+ *   (MPI_Group_range_incl of the even ranks of the world group), and the
  *   intercomm of the two halves (leaders 0 and np/2), its merge, both
  *   (intercomm, merge, inter+merge: deltas of the same K iterations; any of
  *   the three names selects all three).
+ * Also one line with shape mpi_init and K = 1: the heap growth across
+ * MPI_Init (read before it and after it; avrm columns: the pvars after it).
  */
 #include <malloc.h>
 #include <mpi.h>
@@ -39,9 +46,11 @@
 #include "perm.h"
 #include "pvar.h"
 
-enum { DUP, ODDEVEN, HALVES, REVERSED, RANDOM, CARTROWS, SHARED, CREATE_GROUP, NSINGLE };
+enum { DUP, ODDEVEN, HALVES, REVERSED, RANDOM, CARTROWS, SHARED, CREATE_GROUP, CART,
+       WIN, COMM_GROUP, RANGE_INCL, NSINGLE };
 static const char *const shape_name[NSINGLE] = {
-    "dup", "oddeven", "halves", "reversed", "random", "cartrows", "shared", "create_group"
+    "dup", "oddeven", "halves", "reversed", "random", "cartrows", "shared", "create_group",
+    "cart", "win", "comm_group", "range_incl"
 };
 
 static int rank, np, K = 200;
@@ -148,13 +157,43 @@ static void report_map(const char *shape, MPI_Comm c)
     }
 }
 
-/* the k-th communicator of single shape s; MPI_COMM_NULL for a
- * non-member (create_group). cart: the grid for cartrows, even: the group
- * of the even ranks for create_group, perm: scratch for random. */
-static void create(int s, int k, MPI_Comm cart, MPI_Group even, int *perm, MPI_Comm *c)
+/* the objects one shape creates: communicators, or groups (comm_group,
+ * range_incl), or windows (win) */
+struct objs {
+    MPI_Comm *c;
+    MPI_Group *g;
+    MPI_Win *w;
+    char *buf;
+};
+
+/* the k-th object of single shape s; MPI_COMM_NULL for a non-member
+ * (create_group). cart: the grid for cartrows, even: the group of the even
+ * ranks for create_group, world: the world group, perm: scratch for random. */
+static void create(int s, int k, MPI_Comm cart, MPI_Group even, MPI_Group world, int *perm,
+                   struct objs *o)
 {
     int color = 0, key = rank, remain[2] = {0, 1};
+    MPI_Comm *c = &o->c[k];
+    if (s != COMM_GROUP)
+        *c = MPI_COMM_NULL;
     switch (s) {
+        case CART: {
+            int dims[2] = {0, 0}, periods[2] = {0, 0};
+            MPI_Dims_create(np, 2, dims);
+            MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, c);
+            return;
+        }
+        case WIN:
+            MPI_Win_create(o->buf + 64 * k, 64, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &o->w[k]);
+            return;
+        case COMM_GROUP:                /* o->c[k]: a dup made before */
+            MPI_Comm_group(o->c[k], &o->g[k]);
+            return;
+        case RANGE_INCL: {
+            int range[1][3] = {{0, np - 1, 2}};
+            MPI_Group_range_incl(world, 1, range, &o->g[k]);
+            return;
+        }
         case DUP:
             MPI_Comm_dup(MPI_COMM_WORLD, c);
             return;
@@ -165,7 +204,6 @@ static void create(int s, int k, MPI_Comm cart, MPI_Group even, int *perm, MPI_C
             MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, c);
             return;
         case CREATE_GROUP:
-            *c = MPI_COMM_NULL;
             if (rank % 2 == 0)
                 MPI_Comm_create_group(MPI_COMM_WORLD, even, k, c);
             return;
@@ -201,38 +239,48 @@ static void create(int s, int k, MPI_Comm cart, MPI_Group even, int *perm, MPI_C
         (s)->avrm_heap[k] = a1h - a0h;                          \
     } while (0)
 
-static void run_single_shape(int s, MPI_Comm *comms, struct sample *m, int *perm)
+static void run_single_shape(int s, struct objs *o, struct sample *m, int *perm)
 {
     MPI_Comm cart = MPI_COMM_NULL;
     MPI_Group world, even = MPI_GROUP_NULL;
     double t0 = MPI_Wtime();
+    MPI_Comm_group(MPI_COMM_WORLD, &world);
     if (s == CARTROWS) {
         int dims[2] = {0, 0}, periods[2] = {0, 0};
         MPI_Dims_create(np, 2, dims);
         MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
     } else if (s == CREATE_GROUP) {
         int range[1][3] = {{0, np - 1, 2}};
-        MPI_Comm_group(MPI_COMM_WORLD, &world);
         MPI_Group_range_incl(world, 1, range, &even);
-        MPI_Group_free(&world);
+    } else if (s == COMM_GROUP) {     /* a communicator's group is made once, then cached */
+        for (int k = 0; k < K; k++)
+            MPI_Comm_dup(MPI_COMM_WORLD, &o->c[k]);
     }
     for (int k = 0; k < K; k++) {
         if (s == RANDOM)
             perm_shuffle(perm, np);     /* same on every rank */
         MPI_Barrier(MPI_COMM_WORLD);    /* fewer early (unexpected) messages */
-        MEASURE(m, k, create(s, k, cart, even, perm, &comms[k]));
+        o->g[k] = MPI_GROUP_NULL;
+        o->w[k] = MPI_WIN_NULL;
+        MEASURE(m, k, create(s, k, cart, even, world, perm, o));
     }
     if (rank == 0)
         fprintf(stderr, "commheap: %s -n %d %s: %.1f s\n", lib, np, shape_name[s], MPI_Wtime() - t0);
     report_heap(shape_name[s], m);
-    report_map(shape_name[s], comms[K - 1]);
-    for (int k = 0; k < K; k++)
-        if (comms[k] != MPI_COMM_NULL)
-            MPI_Comm_free(&comms[k]);
+    report_map(shape_name[s], o->c[K - 1]);
+    for (int k = 0; k < K; k++) {
+        if (o->c[k] != MPI_COMM_NULL)
+            MPI_Comm_free(&o->c[k]);
+        if (o->g[k] != MPI_GROUP_NULL)
+            MPI_Group_free(&o->g[k]);
+        if (o->w[k] != MPI_WIN_NULL)
+            MPI_Win_free(&o->w[k]);
+    }
     if (cart != MPI_COMM_NULL)
         MPI_Comm_free(&cart);
     if (even != MPI_GROUP_NULL)
         MPI_Group_free(&even);
+    MPI_Group_free(&world);
 }
 
 /* intercomm of the two halves (leaders: world ranks 0 and np/2), then merge */
@@ -281,7 +329,9 @@ static int selected(const char *list, const char *name)
 int main(int argc, char **argv)
 {
     const char *shapes = "all";
+    long long init0 = heap_now();
     MPI_Init(&argc, &argv);
+    long long init_heap = heap_now() - init0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     if (argc < 4 || np < 2) {
@@ -312,9 +362,22 @@ int main(int argc, char **argv)
         m[i].us = malloc(K * sizeof(double));
     }
     int *perm = malloc(np * sizeof *perm);
+    {   /* MPI_Init: one sample (K = 1 for this line) */
+        long long ah, a = avrm_now(&ah);
+        int k0 = K;
+        m[0].heap[0] = init_heap, m[0].avrm[0] = a, m[0].avrm_heap[0] = ah, m[0].us[0] = 0;
+        K = 1;
+        report_heap("mpi_init", &m[0]);
+        K = k0;
+    }
+    struct objs o = { comms, malloc(K * sizeof(MPI_Group)), malloc(K * sizeof(MPI_Win)),
+                      calloc((size_t) K, 64) };
     for (int s = 0; s < NSINGLE; s++)
         if (selected(shapes, shape_name[s]))
-            run_single_shape(s, comms, m, perm);
+            run_single_shape(s, &o, m, perm);
+    free(o.g);
+    free(o.w);
+    free(o.buf);
     if (selected(shapes, "intercomm") || selected(shapes, "merge") || selected(shapes, "inter+merge"))
         run_inter_shape(comms, comms + K, m);
     free(perm);

@@ -34,7 +34,7 @@
 # named in SUMMARY.md; a failed step makes the exit status nonzero.
 # Environment: MPICH_PATCHED, MPICH_STOCK, LIBS ("ours stock ompi"), STEPS,
 # NICE (10), HEAP_NPS ("8 16 32"), HEAP_K (creations per shape, one per
-# HEAP_NPS entry), HEAP_SHAPES (commheap's SHAPES, default all),
+# HEAP_NPS entry), HEAP_SHAPES (commheap's SHAPES; default its 11 communicator shapes),
 # HEAP_NODE_SIZE (set: the MPICH builds see emulated nodes of that many
 # consecutive ranks, MPIR_CVAR_NUM_CLIQUES=np/size with CLIQUES_BY_BLOCK;
 # unset: one node), CT_NPS ("8 16"), CT_K, CT_REPS, CG_NP (6), RATE_B, RATE_R,
@@ -48,7 +48,7 @@ mkdir -p "$out"; out=$(cd "$out" && pwd)
 : "${MPICH_PATCHED:=$top/mpich-build/mpich-patched}" "${MPICH_STOCK:=$top/mpich-build/mpich-stock}"
 : "${LIBS:=ours stock ompi}" "${NICE:=10}"
 : "${STEPS:=probe av heap ctime insns rate gen netpipe msgrate}"
-: "${HEAP_NPS:=8 16 32}" "${HEAP_K:=1000 1000 1000}" "${HEAP_SHAPES:=all}" "${HEAP_NODE_SIZE:=}"
+: "${HEAP_NPS:=8 16 32}" "${HEAP_K:=1000 1000 1000}" "${HEAP_SHAPES:=dup,oddeven,halves,reversed,random,cartrows,shared,create_group,intercomm}" "${HEAP_NODE_SIZE:=}"
 : "${CT_NPS:=8 16}" "${CT_K:=40}" "${CT_REPS:=5}"
 : "${CG_NP:=6}" "${RATE_B:=64}" "${RATE_R:=100}" "${RATE_REPS:=5}" "${GENS:=6}" "${GEN_R:=30}"
 : "${NP_MAX:=65536}" "${NP_REPS:=2}" "${MR_N:=20000}" "${MR_REPS:=5}"
