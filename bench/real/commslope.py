@@ -11,7 +11,7 @@ writes, for every library and shape with at least two process counts:
                       bytes per member of the world, 0 for an object whose
                       cost does not grow with P)
   OUTDIR/slopes.png   median bytes against np, one panel per shape, one line
-                      per library (when matplotlib is there)
+                      per library (gnuplot)
 and prints slopes.csv.
 """
 import csv, os, sys
@@ -43,34 +43,39 @@ def main():
             f.write("%s,%s,%.2f,%.0f,%s\n" % (lib, shape, b, a,
                     ",".join("%.0f" % pts[n] if n in pts else "" for n in nps)))
     sys.stdout.write(open(os.path.join(out, "slopes.csv")).read())
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        print("commslope: no matplotlib, no slopes.png", file=sys.stderr)
-        return
-    shapes = sorted({s for _, s in series})
-    cols = min(4, len(shapes))
-    rows_n = (len(shapes) + cols - 1) // cols
-    fig, axes = plt.subplots(rows_n, cols, figsize=(4 * cols, 3.2 * rows_n), squeeze=False)
-    for i, shape in enumerate(shapes):
-        ax = axes[i // cols][i % cols]
-        for (lib, s), pts in sorted(series.items()):
-            if s != shape:
-                continue
-            xs = sorted(pts)
-            ax.plot(xs, [pts[x] for x in xs], marker="o", label=lib)
-        ax.set_title(shape)
-        ax.set_xlabel("processes")
-        ax.set_ylabel("heap bytes per object (median)")
-        ax.set_xscale("log", base=2)
-        ax.legend(fontsize=7)
-    for j in range(len(shapes), rows_n * cols):
-        axes[j // cols][j % cols].axis("off")
-    fig.tight_layout()
-    fig.savefig(os.path.join(out, "slopes.png"), dpi=90)
+    plot(out, series)
 
+
+def plot(out, series):
+    """slopes.png: median bytes against np, a panel per shape (gnuplot)"""
+    sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+    from realplots import COLOR, NAME, gp  # noqa: E402
+    shapes = sorted({s for _, s in series})
+    libs = [lib for lib in ("stock", "ours", "ompi") if any(l == lib for l, _ in series)]
+    dat = os.path.join(out, "slopes.dat")
+    with open(dat, "w") as f:
+        for shape in shapes:
+            for lib in libs:
+                pts = series.get((lib, shape), {})
+                for x in sorted(pts):
+                    f.write("%d %g\n" % (x, pts[x]))
+                f.write("\n\n")
+    cols = min(4, len(shapes))
+    rows = (len(shapes) + cols - 1) // cols
+    script = ["set terminal pngcairo size %d,%d font ',9'" % (330 * cols, 280 * rows + 40),
+              "set termoption noenhanced",
+              "set output '%s'" % os.path.join(out, "slopes.png"),
+              "set multiplot layout %d,%d title 'Heap bytes per created object against P "
+              "(median over K, max over ranks; emulated nodes of 8)'" % (rows, cols),
+              "set logscale x 2", "set grid", "set xlabel 'processes'", "set ylabel 'bytes'",
+              "set key top left font ',8'"]
+    for i, shape in enumerate(shapes):
+        plots = ", ".join("'%s' index %d with linespoints lw 2 pt 7 lc rgb '%s' title '%s'" %
+                          (dat, i * len(libs) + k, COLOR[lib], NAME[lib])
+                          for k, lib in enumerate(libs))
+        script += ["set title '%s'" % shape, "plot " + plots]
+    script.append("unset multiplot")
+    gp("\n".join(script) + "\n")
 
 if __name__ == "__main__":
     main()
