@@ -164,12 +164,6 @@ static inline uint32_t avrm_hier_leader(const avrm_hier_t *h, uint32_t e)
     }
 }
 
-/* This process's intranode rank. */
-static inline uint32_t avrm_hier_local_rank(const avrm_hier_t *h, uint32_t my_rank)
-{
-    return (uint32_t) avrm_hier_intranode(h, my_rank);
-}
-
 const char *avrm_hier_form_name(avrm_hier_form_t form);
 
 #endif /* AVRM_HIER_H */

@@ -1,5 +1,4 @@
 /* avrm_hier.c - building the node hierarchy descriptor (see avrm_hier.h). */
-#include <string.h>
 #include "avrm/avrm_hier.h"
 #include "avrm_alloc.h"
 

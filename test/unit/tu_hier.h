@@ -93,7 +93,6 @@ static inline uint32_t tu_hier_mismatches(const avrm_hier_t *h, const tu_place_t
             bad += avrm_hier_local_member(h, i) != f.local[i];
         for (uint32_t e = 0; e < f.nnodes; e++)
             bad += avrm_hier_leader(h, e) != f.leader[e];
-        bad += avrm_hier_local_rank(h, me) != (uint32_t) f.intra[me];
         bad += avrm_hier_is_consecutive(h) !=
                (f.form == AVRM_HIER_BLOCK || f.form == AVRM_HIER_RUNS);
     }

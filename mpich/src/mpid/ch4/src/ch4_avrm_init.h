@@ -183,15 +183,20 @@ static void MPIDI_avrm_get_comm_hier(void *addr, void *obj, int count, void *buf
 {
     MPIR_Comm *comm = MPIDI_avrm_pvar_comm(obj);
     int n = MPIDI_avrm_hier_ranks(comm), *out = buf;
-    const avrm_hier_t *h = comm ? &comm->hier : NULL;
+    const avrm_hier_t *h = n ? &comm->hier : NULL;
 
     if (count < MPIDI_AVRM_HIER_HEAD + 2 * n)
         return;
-    out[0] = n ? h->form : -1;
-    out[1] = n ? (int) h->nnodes : 0;
-    out[2] = n ? (int) h->my_node : 0;
-    out[3] = n ? (int) h->local_size : 0;
-    out[4] = n ? (int) avrm_hier_bytes(h) : 0;
+    if (!n) {                   /* an intercomm (or none): no hierarchy */
+        memset(out, 0, MPIDI_AVRM_HIER_HEAD * sizeof(int));
+        out[0] = -1;
+        return;
+    }
+    out[0] = h->form;
+    out[1] = (int) h->nnodes;
+    out[2] = (int) h->my_node;
+    out[3] = (int) h->local_size;
+    out[4] = (int) avrm_hier_bytes(h);
     for (int r = 0; r < n; r++) {
         out[MPIDI_AVRM_HIER_HEAD + r] = avrm_hier_intranode(h, (uint32_t) r);
         out[MPIDI_AVRM_HIER_HEAD + n + r] = (int) avrm_hier_internode(h, (uint32_t) r);
