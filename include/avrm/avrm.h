@@ -2,7 +2,7 @@
  * avrm.h - AV-Rankmap core library (libavrm): umbrella header.
  * Levels: avrm_types.h (types), avrm_ctx.h (context), avrm_av.h (address
  * vectors), avrm_lookup.h (inline fast path), avrm_rankmap.h (builder), avrm_hier.h (node
- * hierarchy of a communicator).
+ * hierarchy of a communicator), avrm_find.h (process -> rank: groups).
  * Plain C11; no MPI or libfabric header is included anywhere in libavrm.
  */
 #ifndef AVRM_H
@@ -13,4 +13,5 @@
 #include "avrm_lookup.h"
 #include "avrm_rankmap.h"
 #include "avrm_hier.h"
+#include "avrm_find.h"
 #endif

@@ -229,6 +229,8 @@ typedef struct avrm_stats {
     size_t index_bytes;         /* content-sharing index */
     size_t hier_bytes;          /* node hierarchies' out-of-line words
                                  * (avrm_hier.h; 0 for block/cyclic) */
+    size_t rank_index_bytes;    /* rank indexes of table maps (avrm_find.h):
+                                 * 4 B/rank of the groups that were searched */
     size_t nmaps[AVRM_MODE_COUNT];
     size_t ntables;
 } avrm_stats_t;

@@ -11,6 +11,7 @@ AVRM_CORE_SOURCES = \
 	src/core/avrm_build.c \
 	src/core/avrm_ctx.c src/core/avrm_ctxi.h \
 	src/core/avrm_detect.c src/core/avrm_detect.h \
+	src/core/avrm_find.c \
 	src/core/avrm_hier.c \
 	src/core/avrm_index.c src/core/avrm_index.h \
 	src/core/avrm_map.c src/core/avrm_mapi.h \

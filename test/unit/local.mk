@@ -12,7 +12,7 @@ AVRM_UNIT_TESTS = test_map$(EXEEXT) test_random$(EXEEXT) test_errors$(EXEEXT) te
 AVRM_UNIT_SAN = test_map_san$(EXEEXT) test_random_san$(EXEEXT) test_errors_san$(EXEEXT) \
 	test_hooks_san$(EXEEXT) test_hier_san$(EXEEXT)
 AVRM_UNIT_HDRS = test/unit/tu.h test/unit/tu_gen.h test/unit/tu_hier.h
-AVRM_CORE_C = src/core/avrm_alloc.c src/core/avrm_av.c src/core/avrm_build.c \
+AVRM_CORE_C = src/core/avrm_alloc.c src/core/avrm_av.c src/core/avrm_build.c src/core/avrm_find.c \
 	src/core/avrm_ctx.c src/core/avrm_detect.c src/core/avrm_hier.c src/core/avrm_index.c \
 	src/core/avrm_map.c src/core/avrm_table.c
 AVRM_SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer

@@ -80,10 +80,63 @@ static inline size_t tu_mismatches(const avrm_ctx_t *ctx, const avrm_rankmap_t *
     return bad;
 }
 
+/* The inverse (avrm_find.h) against the reference: every member's gpid
+ * finds its smallest rank, with the index the map needs and without any
+ * (small maps: the linear fallback), and gpids next to members' that are
+ * not members find -1. Leaves the stats as it found them. */
+typedef struct tu_keyrank { uint64_t key; uint32_t rank; } tu_keyrank_t;
+static int tu_keyrank_cmp(const void *a, const void *b)
+{
+    const tu_keyrank_t *x = a, *y = b;
+    return x->key != y->key ? (x->key > y->key) - (x->key < y->key)
+                            : (x->rank > y->rank) - (x->rank < y->rank);
+}
+static inline avrm_gpid_t tu_key_gpid(uint64_t k)
+{
+    return (avrm_gpid_t) { .lpid = (avrm_lpid_t) k, .pgid = (avrm_pgid_t) (k >> 32) };
+}
+static inline size_t tu_find_mismatches(const avrm_ctx_t *cctx, const avrm_rankmap_t *m,
+                                        const avrm_gpid_t *ref, uint32_t n)
+{
+    avrm_ctx_t *ctx = (avrm_ctx_t *) cctx;           /* the index is accounted */
+    size_t bad = 0, before = ctx->stats.rank_index_bytes;
+    avrm_rank_index_t *idx = NULL;
+    avrm_status_t st = avrm_rank_index_build(ctx, m, &idx);   /* NOMEM: tests of */
+    if (st != AVRM_OK && st != AVRM_ERR_NOMEM) return 1;       /* injected failures */
+    if (st == AVRM_OK && (idx != NULL) != (avrm_map_find_needs_index(m) && n > 0)) bad++;
+    tu_keyrank_t *kr = malloc(((size_t) n + 1) * sizeof(*kr));
+    for (uint32_t r = 0; r < n; r++)
+        kr[r] = (tu_keyrank_t) { (uint64_t) ref[r].pgid << 32 | ref[r].lpid, r };
+    qsort(kr, n, sizeof(*kr), tu_keyrank_cmp);
+    for (uint32_t i = 0; i < n; i++) {
+        if (i > 0 && kr[i].key == kr[i - 1].key) continue;
+        avrm_gpid_t g = tu_key_gpid(kr[i].key);
+        if (avrm_map_find(ctx, m, idx, g) != kr[i].rank) bad++;
+        if (n <= 256 && avrm_map_find(ctx, m, NULL, g) != kr[i].rank) bad++;
+        uint32_t j = i + 1;                           /* the next distinct key */
+        while (j < n && kr[j].key == kr[i].key) j++;
+        uint64_t next = kr[i].key + 1;                /* a neighbour, if not a member */
+        if ((j == n || kr[j].key != next) && avrm_map_find(ctx, m, idx, tu_key_gpid(next)) != -1)
+            bad++;
+        if (kr[i].key > 0 && (i == 0 || kr[i - 1].key != kr[i].key - 1) &&
+            avrm_map_find(ctx, m, idx, tu_key_gpid(kr[i].key - 1)) != -1)
+            bad++;
+    }
+    avrm_gpid_t other = { .lpid = 0, .pgid = 0xfffe };  /* a group no test map uses */
+    if (avrm_map_find(ctx, m, idx, other) != -1) bad++;
+    free(kr);
+    avrm_rank_index_free(ctx, idx);
+    if (ctx->stats.rank_index_bytes != before) bad++;
+    return bad;
+}
+
 static inline int tu_check(const avrm_ctx_t *ctx, const tmap_t *t)
 {
     size_t bad = tu_mismatches(ctx, &t->m, t->ref, t->n);
-    if (bad)
+    if (!bad && (bad = tu_find_mismatches(ctx, &t->m, t->ref, t->n)))
+        fprintf(stderr, "  map mode %s size %u: %zu inverse lookups wrong (seed %lu)\n",
+                avrm_mode_name((avrm_mode_t) t->m.mode), t->n, bad, tu_seed);
+    else if (bad)
         fprintf(stderr, "  map mode %s size %u: %zu ranks wrong (seed %lu)\n",
                 avrm_mode_name((avrm_mode_t) t->m.mode), t->n, bad, tu_seed);
     return bad == 0;

@@ -1,0 +1,52 @@
+/*
+ * avrm_find.h - the inverse of a rank map: process (pgid, lpid) -> its rank
+ * in the map, for MPI group operations (translate_ranks, compare, union,
+ * intersection, difference) and for finding a group's members in a
+ * communicator (MPI_Comm_create).
+ *
+ * Regular maps invert in closed form and need nothing stored. The per-rank
+ * table modes (LUT, LUT16, MLUT, MLUT32, MSEG with a lut) and the rare
+ * regular maps whose formula is not invertible in one step (BLOCK with
+ * stride < block size or negative, GRID with strides that do not nest) need
+ * a rank index: the map's ranks sorted by (pgid, lpid, rank), 4 B per rank,
+ * built on demand by the owner of the map and freed with it.
+ *
+ * Every closed-form answer is checked by decoding the candidate rank, so a
+ * formula never returns a non-member. When a process appears at several
+ * ranks (maps allow it, MPI groups do not), the smallest rank is returned.
+ *
+ * Thread safety: avrm_map_find is a reader (lock-free, like avrm_lookup.h).
+ * avrm_rank_index_build/_free are writers (accounting in ctx->stats):
+ * serialize them with the other writers (avrm_ctx.h).
+ *
+ * Costs: find O(1) for DIRECT/OFFSET/STRIDE/BLOCK/EXCEPT/GRID/JOIN,
+ * O(16) ILUT, O(segments) <= 64 for MSEG without lut, O(log n) decodes with
+ * an index. Index build O(n log n) time, 8 B per rank of scratch while
+ * sorting, 4 B per rank kept (stats.rank_index_bytes).
+ */
+#ifndef AVRM_FIND_H
+#define AVRM_FIND_H
+
+#include "avrm_lookup.h"
+
+typedef struct avrm_rank_index {
+    uint32_t n;
+    uint32_t rank[];        /* ranks of the map sorted by (pgid, lpid, rank) */
+} avrm_rank_index_t;
+
+/* Does avrm_map_find need an index for this map? O(1). */
+int avrm_map_find_needs_index(const avrm_rankmap_t *m);
+
+/* Index of m's ranks; *out = NULL (and AVRM_OK) when m needs none. */
+avrm_status_t avrm_rank_index_build(avrm_ctx_t *ctx, const avrm_rankmap_t *m,
+                                    avrm_rank_index_t **out);
+void avrm_rank_index_free(avrm_ctx_t *ctx, avrm_rank_index_t *idx);
+size_t avrm_rank_index_bytes(const avrm_rank_index_t *idx);
+
+/* Smallest rank r of m with gpid g, or -1 when g is not in m. idx: from
+ * avrm_rank_index_build on this same map (NULL when it needs none; a map
+ * that needs one and gets NULL is searched linearly, O(n) decodes). */
+int64_t avrm_map_find(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
+                      const avrm_rank_index_t *idx, avrm_gpid_t g);
+
+#endif /* AVRM_FIND_H */
