@@ -197,6 +197,7 @@ static void *map(sim_backend_t *b, const sim_ev_t *ev)
         d->mode = CB_DIRECT; d->avtid = ev->pgid; d->size = n;
         return d;
     case SIM_EV_DUP:
+    case SIM_EV_COMM_GROUP:     /* build time: stock's group fill is not modeled */
         ref_of(p, n, d);
         return d;
     case SIM_EV_BUILD:

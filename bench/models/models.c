@@ -7,20 +7,24 @@
 typedef struct mcfg {
     const char *name;
     double entry_b, map_b, hdr_b, lut_b, mlut_b;
+    double group_b;  /* bytes per member of an MPI group (MPIR_Group's member array) */
     int detect;      /* 0 none, 1 ch4 (offset/stride/block), 2 main (const stride on 64-bit lpid) */
     int slices;
 } mcfg_t;
 
 static const mcfg_t cfgs[] = {
-    [MODEL_VC]   = { "MODEL-vc-vcrt-3.2", 480, 8, 16, 4, 4, 0, 0 },
-    [MODEL_CH4]  = { "MODEL-ch4-4.0.2",    72, 40, 16, 4, 8, 1, 1 },
-    [MODEL_MAIN] = { "MODEL-mpich-main",   32, 24, 16, 8, 8, 2, 0 },
+    /* groups: lrank_to_lpid {uint64 lpid; int next} = 16 B per member in 3.2
+     * and 4.0.2; main keeps one stride or an 8 B per member lpid map */
+    [MODEL_VC]   = { "MODEL-vc-vcrt-3.2", 480, 8, 16, 4, 4, 16, 0, 0 },
+    [MODEL_CH4]  = { "MODEL-ch4-4.0.2",    72, 40, 16, 4, 8, 16, 1, 1 },
+    [MODEL_MAIN] = { "MODEL-mpich-main",   32, 24, 16, 8, 8, 8, 2, 0 },
 };
 
 typedef struct mh {          /* one map */
     int32_t tbl;             /* -1: regular (no table) */
     uint8_t multi;           /* table holds (pgid,lpid) */
     uint8_t owner;           /* 0: shares tbl with another map */
+    uint8_t group;           /* an MPI group: not counted as a map */
     double bytes;            /* table bytes this map uses (owned or shared) */
 } mh_t;
 
@@ -128,6 +132,14 @@ static void *map(sim_backend_t *b, const sim_ev_t *ev)
     case SIM_EV_DUP:
         if (par->tbl >= 0) share(s, h, par, par->bytes);
         return h;
+    case SIM_EV_COMM_GROUP: {               /* its own member array (gp NULL: identity) */
+        h->group = 1;
+        s->nmaps--;
+        int regular = !ev->gp || main_regular(ev->gp, ev->n);
+        double bytes = c->detect == 2 && regular ? 0 : c->group_b * ev->n;
+        if (bytes > 0) { h->tbl = tbl_new(s, bytes); h->owner = 1; h->bytes = bytes; }
+        return h;
+    }
     default:
         break;
     }
@@ -153,7 +165,7 @@ static void release(sim_backend_t *b, void *hv)
 {
     mst_t *s = b->st;
     mh_t *h = hv;
-    s->nmaps--;
+    if (!h->group) s->nmaps--;
     if (h->tbl >= 0) {
         if (!h->owner) s->shared -= h->bytes;
         if (--s->refs[h->tbl] == 0) { s->tables -= s->tbytes[h->tbl]; s->live_tbl--; }

@@ -31,7 +31,10 @@
  *   (MPI_Win_create of 64 bytes over the world), comm_group (MPI_Comm_group
  *   of one of K dups of the world made beforehand: a group, the first one
  *   asked of that communicator), range_incl
- *   (MPI_Group_range_incl of the even ranks of the world group), and the
+ *   (MPI_Group_range_incl of the even ranks of the world group), group_rand
+ *   (MPI_Group_incl of the world group in a fresh random order, fixed seed:
+ *   an irregular group), group_excl (MPI_Group_excl of one rank, np/2, of
+ *   the world group: the survivors of one failed process), and the
  *   intercomm of the two halves (leaders 0 and np/2), its merge, both
  *   (intercomm, merge, inter+merge: deltas of the same K iterations; any of
  *   the three names selects all three).
@@ -47,10 +50,10 @@
 #include "pvar.h"
 
 enum { DUP, ODDEVEN, HALVES, REVERSED, RANDOM, CARTROWS, SHARED, CREATE_GROUP, CART,
-       WIN, COMM_GROUP, RANGE_INCL, NSINGLE };
+       WIN, COMM_GROUP, RANGE_INCL, GROUP_RAND, GROUP_EXCL, NSINGLE };
 static const char *const shape_name[NSINGLE] = {
     "dup", "oddeven", "halves", "reversed", "random", "cartrows", "shared", "create_group",
-    "cart", "win", "comm_group", "range_incl"
+    "cart", "win", "comm_group", "range_incl", "group_rand", "group_excl"
 };
 
 static int rank, np, K = 200;
@@ -194,6 +197,14 @@ static void create(int s, int k, MPI_Comm cart, MPI_Group even, MPI_Group world,
             MPI_Group_range_incl(world, 1, range, &o->g[k]);
             return;
         }
+        case GROUP_RAND:
+            MPI_Group_incl(world, np, perm, &o->g[k]);
+            return;
+        case GROUP_EXCL: {
+            int gone = np / 2;
+            MPI_Group_excl(world, 1, &gone, &o->g[k]);
+            return;
+        }
         case DUP:
             MPI_Comm_dup(MPI_COMM_WORLD, c);
             return;
@@ -257,7 +268,7 @@ static void run_single_shape(int s, struct objs *o, struct sample *m, int *perm)
             MPI_Comm_dup(MPI_COMM_WORLD, &o->c[k]);
     }
     for (int k = 0; k < K; k++) {
-        if (s == RANDOM)
+        if (s == RANDOM || s == GROUP_RAND)
             perm_shuffle(perm, np);     /* same on every rank */
         MPI_Barrier(MPI_COMM_WORLD);    /* fewer early (unexpected) messages */
         o->g[k] = MPI_GROUP_NULL;

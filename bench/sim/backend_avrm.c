@@ -88,6 +88,7 @@ static void *map(sim_backend_t *b, const sim_ev_t *ev)
         st = avrm_map_init_group(s->ctx, pg_of(s, ev->pgid), m);
         break;
     case SIM_EV_DUP:
+    case SIM_EV_COMM_GROUP:     /* ours: the group shares the comm's map */
         avrm_map_dup(s->ctx, ev->parents[0], m);
         break;
     case SIM_EV_BUILD:

@@ -78,6 +78,7 @@ static void sc_incl(run_t *r)
 {
     int32_t perm[1024];
     shuffle(perm, r->s->N, 3000);
+    sim_comm_group(r->s, r->s->world);     /* MPI_Comm_group(world): cached in it */
     for (int k = 0; k < 3; k++) keep(r, sim_incl(r->s, r->s->world, perm, r->s->N / 2));
 }
 

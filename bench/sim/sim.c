@@ -94,7 +94,8 @@ static void emit(sim_t *s, void **out, int kind, void **const *ph, uint32_t np,
             out[i] = b->map(b, &ev);
             b->map_ns += cpu_ns() - t0 - s->clock_ns;
             b->map_calls++;
-            if (kind == SIM_EV_DUP || kind == SIM_EV_GROUP) b->dup_calls++;
+            if (kind == SIM_EV_DUP || kind == SIM_EV_GROUP || kind == SIM_EV_COMM_GROUP)
+                b->dup_calls++;
             else b->map_ranks += n;
         } else {
             out[i] = b->map(b, &ev);
@@ -236,7 +237,8 @@ static void release_maps(sim_t *s, sim_comm_t *c)
     for (int i = 0; i < s->nb; i++) {
         if (c->h[i]) s->b[i]->release(s->b[i], c->h[i]);
         if (c->rh[i]) s->b[i]->release(s->b[i], c->rh[i]);
-        c->h[i] = c->rh[i] = NULL;
+        if (c->gh[i]) s->b[i]->release(s->b[i], c->gh[i]);
+        c->h[i] = c->rh[i] = c->gh[i] = NULL;
     }
     sim_forget(c);
 }
@@ -385,6 +387,13 @@ static sim_comm_t *create_from(sim_t *s, sim_comm_t *c, const int32_t *m, uint32
     for (uint32_t i = 0; i < n; i++)
         if ((uint32_t) m[i] == c->rank) return child_build(s, c->h, c->gp, m, n, c->rank, 0);
     return NULL;
+}
+
+void sim_comm_group(sim_t *s, sim_comm_t *c)
+{
+    if (!s->nb || c->gh[0]) return;
+    void **par[1] = { c->h };
+    emit(s, c->gh, SIM_EV_COMM_GROUP, par, 1, NULL, NULL, c->gp ? c->gp->v : NULL, c->size, 0);
 }
 
 sim_comm_t *sim_incl(sim_t *s, sim_comm_t *c, const int32_t *ranks, uint32_t n)

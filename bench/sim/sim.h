@@ -39,7 +39,9 @@ enum sim_ev_kind {
     SIM_EV_DUP,     /* same ranks as parents[0] (MPI_Comm_dup, map dup) */
     SIM_EV_BUILD,   /* child rank i = parent rank mapping[i] */
     SIM_EV_MULTI,   /* child rank i = rank src[i].rank of parents[src[i].parent] */
-    SIM_EV_GPIDS    /* remote group known only by gpids (intercomm) */
+    SIM_EV_GPIDS,   /* remote group known only by gpids (intercomm) */
+    SIM_EV_COMM_GROUP /* the group MPI_Comm_group caches in parents[0]'s comm
+                       * (gp: its packed gpids, NULL for the identity of pgid 0) */
 };
 
 typedef struct sim_ev {
@@ -100,6 +102,7 @@ struct sim_comm {
     uint32_t rsize;           /* intercomm: remote group */
     sim_gp_t *rgp;
     void *rh[SIM_MAXB];
+    void *gh[SIM_MAXB];       /* the group MPI_Comm_group cached (sim_comm_group) */
     sim_comm_t *node, *roots, *local;   /* internal comms MPICH creates */
     uint8_t dyn, rdyn;        /* bit g-1: the local / remote map uses dynamic group g */
     sim_comm_t *next;         /* all comms, for teardown */
@@ -150,6 +153,8 @@ static inline uint32_t sim_node_of(const sim_t *s, uint32_t g)
 typedef int32_t (*sim_fn_t)(void *arg, uint32_t parent_rank, uint32_t gpid);
 sim_comm_t *sim_dup(sim_t *s, sim_comm_t *c);
 sim_comm_t *sim_split(sim_t *s, sim_comm_t *c, sim_fn_t color, sim_fn_t key, void *arg);
+/* MPI_Comm_group(c): made on first call, cached in c until it is freed */
+void sim_comm_group(sim_t *s, sim_comm_t *c);
 sim_comm_t *sim_incl(sim_t *s, sim_comm_t *c, const int32_t *ranks, uint32_t n);   /* group incl + comm_create */
 sim_comm_t *sim_excl(sim_t *s, sim_comm_t *c, const int32_t *ranks, uint32_t n);
 sim_comm_t *sim_range_incl(sim_t *s, sim_comm_t *c, const int32_t (*ranges)[3], uint32_t n);

@@ -7,6 +7,10 @@
  * Our file, added to the MPICH tree by patches/mpich/series; compiled once,
  * included by ch4i_comm.c.
  *
+ * Also the rank maps of MPIR groups (MPID_Rank_map_*, declared in
+ * mpidch4.h): built, dup'd and released here, like a communicator's, so that
+ * they hold references on their process groups too.
+ *
  * Which parent map a mapper reads (kept from stock): a mapper from the local
  * group of an intercomm (L2L, L2R) reads its local_map, every other mapper
  * the source's map. The local part (L2L, R2L) builds an intracomm's map or an
@@ -301,6 +305,71 @@ int MPIDIU_comm_map_node_roots(MPIR_Comm * comm)
                                           MPIR_Process.node_root_map,
                                           (uint32_t) MPIR_Process.num_nodes,
                                           &MPIDI_COMM(comm, map)), "node roots rank map");
+}
+
+/* ---- rank maps of MPIR groups (grouputil.c) ---- */
+
+const avrm_rankmap_t *MPID_Comm_rank_map(MPIR_Comm * comm, int remote)
+{
+    if (comm->comm_kind == MPIR_COMM_KIND__INTERCOMM && !remote)
+        return MPIDIU_comm_local_map(comm);
+    return &MPIDI_COMM(comm, map);
+}
+
+/* A new group map takes a reference on each process group of its members. */
+static int group_map_done(avrm_status_t st, avrm_rankmap_t * out, const char *what)
+{
+    if (st == AVRM_OK)
+        MPIDIU_map_ref_groups(out, 1);
+    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    return MPIR_avrm_err(st, what);
+}
+
+int MPID_Rank_map_dup(const avrm_rankmap_t * in, avrm_rankmap_t * out)
+{
+    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    avrm_map_dup(MPIDI_avrm.ctx, in, out);
+    return group_map_done(AVRM_OK, out, "group rank map");
+}
+
+int MPID_Rank_map_build(const avrm_rankmap_t * parent, const int mapping[], int n,
+                        avrm_rankmap_t * out)
+{
+    avrm_rankmap_t world;
+    avrm_status_t st = AVRM_OK;
+
+    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    if (!parent && !mapping) {  /* the world itself */
+        st = avrm_map_init_group(MPIDI_avrm.ctx, 0, out);
+        return group_map_done(st, out, "world group rank map");
+    }
+    if (!parent) {
+        st = avrm_map_init_group(MPIDI_avrm.ctx, 0, &world);
+        parent = &world;
+    }
+    if (st == AVRM_OK)
+        st = avrm_map_build(MPIDI_avrm.ctx, parent, (const int32_t *) mapping, (uint32_t) n, out);
+    if (parent == &world)
+        avrm_map_release(MPIDI_avrm.ctx, &world);
+    return group_map_done(st, out, "group rank map");
+}
+
+int MPID_Rank_map_build_multi(const avrm_rankmap_t * const parents[], int nparents,
+                              const avrm_src_t src[], int n, avrm_rankmap_t * out)
+{
+    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    avrm_status_t st = avrm_map_build_multi(MPIDI_avrm.ctx, parents, (uint32_t) nparents, src,
+                                            (uint32_t) n, out);
+    return group_map_done(st, out, "group rank map (union)");
+}
+
+/* The references go after the map has been read (see MPIDIU_map_ref_groups). */
+void MPID_Rank_map_release(avrm_rankmap_t * m)
+{
+    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    MPIDIU_map_ref_groups(m, 0);
+    avrm_map_release(MPIDI_avrm.ctx, m);
+    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
 }
 
 #endif /* CH4_AVRM_COMM_H_INCLUDED */

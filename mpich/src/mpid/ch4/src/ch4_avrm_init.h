@@ -77,7 +77,8 @@ cvars:
 /* Which libavrm counter a process-wide SIZE pvar reads. */
 enum MPIDI_avrm_pvar {
     AVRM_PVAR_AV_ENTRY, AVRM_PVAR_AV_SIDE, AVRM_PVAR_AV_META, AVRM_PVAR_MAP,
-    AVRM_PVAR_TABLE, AVRM_PVAR_TABLE_SHARED, AVRM_PVAR_INDEX, AVRM_PVAR_HIER, AVRM_PVAR_COUNT
+    AVRM_PVAR_TABLE, AVRM_PVAR_TABLE_SHARED, AVRM_PVAR_INDEX, AVRM_PVAR_HIER, AVRM_PVAR_RANK_INDEX,
+    AVRM_PVAR_COUNT
 };
 
 static const struct {
@@ -86,11 +87,12 @@ static const struct {
     {"avrm_av_entry_bytes", "Bytes of address-vector entries (8 per peer of a stored AV, 0 computed)"},
     {"avrm_av_side_bytes", "Bytes of extra NIC/VNI addresses (side tables)"},
     {"avrm_av_meta_bytes", "Bytes of AV descriptors and locality lists"},
-    {"avrm_map_bytes", "Bytes of live rank-map structs (inline in communicators)"},
+    {"avrm_map_bytes", "Bytes of live rank-map structs (inline in communicators and groups)"},
     {"avrm_table_bytes", "Bytes of rank lookup tables (lut/lut16/mlut/mseg), headers included"},
     {"avrm_table_shared_bytes", "Bytes of lookup tables that sharing (dup, slice, content) avoided"},
     {"avrm_index_bytes", "Bytes of the table content-sharing index"},
     {"avrm_hier_bytes", "Bytes of communicators' node hierarchies out of line (0 for block/cyclic placements)"},
+    {"avrm_rank_index_bytes", "Bytes of groups' rank indexes (process -> rank; 4 per member of a searched table group)"},
 };
 
 static int MPIDI_avrm_pvar_ids[AVRM_PVAR_COUNT];
@@ -114,8 +116,10 @@ static unsigned long long MPIDI_avrm_stat(int which)
             return s.table_shared_bytes;
         case AVRM_PVAR_INDEX:
             return s.index_bytes;
-        default:
+        case AVRM_PVAR_HIER:
             return s.hier_bytes;
+        default:
+            return s.rank_index_bytes;
     }
 }
 
