@@ -38,6 +38,16 @@ avrm_status_t avrm_map_build_multi(avrm_ctx_t *ctx, const avrm_rankmap_t *const 
                                    uint32_t nparents, const avrm_src_t *src, uint32_t n,
                                    avrm_rankmap_t *out);
 
+/* The same for maps that never translate a send (MPI groups): memory over
+ * lookup speed. A single-group result of at most AVRM_MSEG_MAX_SEGS offset
+ * runs that no regular mode describes (the world minus k ranks) becomes MSEG,
+ * 12 B per run, instead of a 2 or 4 B per rank table. */
+avrm_status_t avrm_map_build_compact(avrm_ctx_t *ctx, const avrm_rankmap_t *parent,
+                                     const int32_t *mapping, uint32_t n, avrm_rankmap_t *out);
+avrm_status_t avrm_map_build_multi_compact(avrm_ctx_t *ctx, const avrm_rankmap_t *const *parents,
+                                           uint32_t nparents, const avrm_src_t *src, uint32_t n,
+                                           avrm_rankmap_t *out);
+
 /* Map from explicit gpids (connect/accept, spawn: remote groups known by
  * their gpids only). Detects patterns like every build. */
 avrm_status_t avrm_map_build_gpids(avrm_ctx_t *ctx, const avrm_gpid_t *gpids, uint32_t n,

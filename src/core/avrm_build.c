@@ -27,6 +27,8 @@ typedef struct seq {
     const avrm_rankmap_t *const *parents;      /* avrm_map_build_multi */
     const avrm_src_t *src;
     const avrm_gpid_t *gpids;                  /* avrm_map_build_gpids */
+    int compact;                               /* *_compact builders: a single-group
+                                                * result of few runs becomes MSEG */
 } seq_t;
 
 static inline avrm_lpid_t seq_at(const seq_t *s, uint32_t i, avrm_pgid_t *pg)
@@ -196,12 +198,46 @@ static void set_lut(avrm_rankmap_t *m, avrm_mode_t mode, avrm_table_t *t, const 
     m->u.lut.tbl = t;
 }
 
+/* MSEG of nseg segments: offset runs (nolut) or one run per group with the
+ * lpids in a lut; seg_bytes is the table payload. */
+static avrm_status_t build_mseg(avrm_ctx_t *ctx, const seq_t *s, uint32_t n, uint32_t nseg,
+                                int nolut, size_t seg_bytes, avrm_rankmap_t *out)
+{
+    avrm_rankmap_t m;
+    memset(&m, 0, sizeof(m));
+    m.size = n;
+    avrm_table_t *t = avrm_table_new(AVRM_MODE_MSEG, seg_bytes);
+    if (!t) return AVRM_ERR_NOMEM;
+    avrm_seg_t *sg = (avrm_seg_t *) t->data;
+    uint32_t *lut = nolut ? NULL : (uint32_t *) (sg + nseg);
+    uint32_t k = 0;
+    avrm_pgid_t prevpg = 0;
+    avrm_lpid_t prevl = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        avrm_pgid_t pg;
+        avrm_lpid_t l = seq_at(s, i, &pg);
+        if (i == 0 || pg != prevpg || (nolut && l != prevl + 1))
+            sg[k++] = (avrm_seg_t) { .first = i, .lpid_base = l, .pgid = pg };
+        if (lut) lut[i] = l;
+        prevpg = pg;
+        prevl = l;
+    }
+    t = avrm_table_publish(ctx, t, t->bytes);
+    m.mode = AVRM_MODE_MSEG;
+    m.u.mseg.tbl = t;
+    m.u.mseg.segs = (const avrm_seg_t *) t->data;
+    m.u.mseg.lut = lut ? (const avrm_lpid_t *) ((const avrm_seg_t *) t->data + nseg) : NULL;
+    m.u.mseg.nsegs = nseg;
+    *out = m;
+    return AVRM_OK;
+}
+
 /* Single-group table result: ILUT when it fits in the map (<= 16 ranks, every
  * lpid < 65536), else LUT16 (every lpid < 65536) or LUT, shared by content.
  * The lpids are written once, into their final place (no temporary table),
  * and rescanned for grid/except. */
 static avrm_status_t build_lut(avrm_ctx_t *ctx, const seq_t *s, uint32_t n, avrm_pgid_t pg,
-                               uint32_t maxl, avrm_rankmap_t *out)
+                               uint32_t maxl, uint32_t nsegs, avrm_rankmap_t *out)
 {
     avrm_rankmap_t m, regular;
     memset(&m, 0, sizeof(m));
@@ -229,6 +265,14 @@ static avrm_status_t build_lut(avrm_ctx_t *ctx, const seq_t *s, uint32_t n, avrm
         if (t) avrm_table_discard(t);
         *out = regular;
         return AVRM_OK;
+    }
+    /* compact builders (groups): a few offset runs (the world minus k
+     * ranks) are smaller as MSEG segments than as a per-rank table */
+    size_t seg_bytes = (size_t) nsegs * sizeof(avrm_seg_t);
+    if (t && s->compact && ctx->params.enable_mseg && nsegs <= AVRM_MSEG_MAX_SEGS &&
+        seg_bytes < t->bytes) {
+        avrm_table_discard(t);
+        return build_mseg(ctx, s, n, nsegs, 1, seg_bytes, out);
     }
     if (t) {
         t = avrm_table_publish(ctx, t, t->bytes);
@@ -301,31 +345,7 @@ static avrm_status_t build_multi_table(avrm_ctx_t *ctx, const seq_t *s, uint32_t
         *out = m;
         return AVRM_OK;
     }
-    uint32_t nseg = nolut ? nsegs : nruns;
-    avrm_table_t *t = avrm_table_new(AVRM_MODE_MSEG, seg_bytes);
-    if (!t) return AVRM_ERR_NOMEM;
-    avrm_seg_t *sg = (avrm_seg_t *) t->data;
-    uint32_t *lut = nolut ? NULL : (uint32_t *) (sg + nseg);
-    uint32_t k = 0;
-    avrm_pgid_t prevpg = 0;
-    avrm_lpid_t prevl = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        avrm_pgid_t pg;
-        avrm_lpid_t l = seq_at(s, i, &pg);
-        if (i == 0 || pg != prevpg || (nolut && l != prevl + 1))
-            sg[k++] = (avrm_seg_t) { .first = i, .lpid_base = l, .pgid = pg };
-        if (lut) lut[i] = l;
-        prevpg = pg;
-        prevl = l;
-    }
-    t = avrm_table_publish(ctx, t, t->bytes);
-    m.mode = AVRM_MODE_MSEG;
-    m.u.mseg.tbl = t;
-    m.u.mseg.segs = (const avrm_seg_t *) t->data;
-    m.u.mseg.lut = lut ? (const avrm_lpid_t *) ((const avrm_seg_t *) t->data + nseg) : NULL;
-    m.u.mseg.nsegs = nseg;
-    *out = m;
-    return AVRM_OK;
+    return build_mseg(ctx, s, n, nolut ? nsegs : nruns, nolut, seg_bytes, out);
 }
 
 /* Step 3 for any source: one virtual pass, then regular map or a table. */
@@ -368,7 +388,7 @@ static avrm_status_t build_general(avrm_ctx_t *ctx, const seq_t *s, uint32_t n, 
             }
         }
     }
-    return build_lut(ctx, s, n, pg0, maxl, out);
+    return build_lut(ctx, s, n, pg0, maxl, nsegs, out);
 }
 
 /* Offset mapping over a table parent: a slice of the parent's table
@@ -416,8 +436,22 @@ static avrm_status_t finish(avrm_ctx_t *ctx, avrm_status_t rc, const avrm_rankma
 
 /* ---- public builders ---- */
 
+static avrm_status_t build_one(avrm_ctx_t *ctx, const avrm_rankmap_t *parent,
+                               const int32_t *mapping, uint32_t n, int compact,
+                               avrm_rankmap_t *out);
+static avrm_status_t build_multi(avrm_ctx_t *ctx, const avrm_rankmap_t *const *parents,
+                                 uint32_t nparents, const avrm_src_t *src, uint32_t n,
+                                 int compact, avrm_rankmap_t *out);
+
 avrm_status_t avrm_map_build(avrm_ctx_t *ctx, const avrm_rankmap_t *parent,
                              const int32_t *mapping, uint32_t n, avrm_rankmap_t *out)
+{
+    return build_one(ctx, parent, mapping, n, 0, out);
+}
+
+static avrm_status_t build_one(avrm_ctx_t *ctx, const avrm_rankmap_t *parent,
+                               const int32_t *mapping, uint32_t n, int compact,
+                               avrm_rankmap_t *out)
 {
     if (!ctx || !parent || !mapping || !out || n == 0 || parent->size == 0) return AVRM_ERR_ARG;
     if (n > AVRM_MAX_WORLD) return AVRM_ERR_LIMIT;
@@ -443,13 +477,33 @@ avrm_status_t avrm_map_build(avrm_ctx_t *ctx, const avrm_rankmap_t *parent,
             return finish(ctx, AVRM_OK, &m, out);
     }
     /* step 3 */
-    seq_t s = { .ctx = ctx, .parent = parent, .mapping = mapping };
+    seq_t s = { .ctx = ctx, .parent = parent, .mapping = mapping, .compact = compact };
     return finish(ctx, build_general(ctx, &s, n, &m), &m, out);
+}
+
+avrm_status_t avrm_map_build_compact(avrm_ctx_t *ctx, const avrm_rankmap_t *parent,
+                                     const int32_t *mapping, uint32_t n, avrm_rankmap_t *out)
+{
+    return build_one(ctx, parent, mapping, n, 1, out);
 }
 
 avrm_status_t avrm_map_build_multi(avrm_ctx_t *ctx, const avrm_rankmap_t *const *parents,
                                    uint32_t nparents, const avrm_src_t *src, uint32_t n,
                                    avrm_rankmap_t *out)
+{
+    return build_multi(ctx, parents, nparents, src, n, 0, out);
+}
+
+avrm_status_t avrm_map_build_multi_compact(avrm_ctx_t *ctx, const avrm_rankmap_t *const *parents,
+                                           uint32_t nparents, const avrm_src_t *src, uint32_t n,
+                                           avrm_rankmap_t *out)
+{
+    return build_multi(ctx, parents, nparents, src, n, 1, out);
+}
+
+static avrm_status_t build_multi(avrm_ctx_t *ctx, const avrm_rankmap_t *const *parents,
+                                 uint32_t nparents, const avrm_src_t *src, uint32_t n,
+                                 int compact, avrm_rankmap_t *out)
 {
     if (!ctx || !parents || !src || !out || n == 0 || nparents == 0) return AVRM_ERR_ARG;
     if (n > AVRM_MAX_WORLD) return AVRM_ERR_LIMIT;
@@ -459,7 +513,7 @@ avrm_status_t avrm_map_build_multi(avrm_ctx_t *ctx, const avrm_rankmap_t *const 
         if (src[i].parent >= nparents || (uint32_t) src[i].rank >= parents[src[i].parent]->size)
             return AVRM_ERR_ARG;
     avrm_rankmap_t m;
-    seq_t s = { .ctx = ctx, .parents = parents, .src = src };
+    seq_t s = { .ctx = ctx, .parents = parents, .src = src, .compact = compact };
     return finish(ctx, build_general(ctx, &s, n, &m), &m, out);
 }
 

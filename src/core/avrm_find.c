@@ -42,15 +42,17 @@ static int block_invertible(const avrm_rankmap_t *m)
     return m->u.reg.bs >= 1 && (int64_t) m->u.reg.stride >= (int64_t) m->u.reg.bs;
 }
 
-/* GRID inverts greedily when every stride is positive and exceeds the span
- * of the dimensions after it (a sub-block of a row-major grid). */
+/* GRID inverts greedily when every stride is positive and exceeds the
+ * largest offset the dimensions after it can add (so each index is the
+ * quotient by its stride): a sub-block of a row-major grid, or a grid whose
+ * rows are cut short (the world minus a hole every so many ranks). */
 static int grid_nested(const avrm_rankmap_t *m)
 {
-    if ((int32_t) m->u.grid.wstride[0] <= 0) return 0;
-    for (int d = 1; d < m->u.grid.ndims; d++) {
+    int64_t span = 0;
+    for (int d = m->u.grid.ndims - 1; d >= 0; d--) {
         int64_t w = (int32_t) m->u.grid.wstride[d];
-        if (w <= 0 || (int64_t) (int32_t) m->u.grid.wstride[d - 1] < (int64_t) m->u.grid.ext[d] * w)
-            return 0;
+        if (w <= 0 || (d < m->u.grid.ndims - 1 && w <= span)) return 0;
+        if (d > 0) span += (int64_t) (m->u.grid.ext[d] - 1) * w;
     }
     return 1;
 }

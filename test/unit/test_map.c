@@ -314,6 +314,58 @@ static int make_parents(avrm_ctx_t *ctx, uint32_t w, tmap_t *p)
 
 /* Every parent mode x every mapping kind, then two more generations. */
 /* More than 256 groups: MLUT32 cannot pack the pgid, the 8-byte MLUT serves. */
+/* The compact builders (MPI groups): the world minus k ranks is MSEG with
+ * k + 1 segments at most, not a table, whatever the world's size; a regular
+ * result stays regular, a small one ILUT, a random one a table; and the
+ * plain builder keeps the table (its hot path). */
+static void test_compact(void)
+{
+    static const uint32_t sizes[] = { 1000, 70000 };   /* k + 1 segments < a table */
+    for (size_t z = 0; z < sizeof(sizes) / sizeof(*sizes); z++) {
+        uint32_t W = sizes[z];
+        avrm_ctx_t *ctx = new_ctx(NULL, W, 0);
+        tmap_t w, g, c;
+        int32_t *map = malloc(sizeof(int32_t) * W);
+        tu_world(ctx, &w, 0);
+        tu_srand(31 + z);
+        for (uint32_t k = 1; k <= 5; k++) {
+            uint32_t n = 0;
+            for (uint32_t q = 0; q < W; q++)
+                if (q % (W / k) != W / (2 * k)) map[n++] = (int32_t) q;     /* k holes */
+            CHECK(tu_build_ex(ctx, &w, map, n, 1, &g) && tu_check(ctx, &g));
+            /* MSEG, or a regular mode when the holes are regular (one hole:
+             * BLOCK, two runs of a stride; a hole every W/k ranks: GRID) */
+            CHECK(g.m.mode == AVRM_MODE_MSEG || g.m.mode == AVRM_MODE_BLOCK ||
+                  g.m.mode == AVRM_MODE_GRID);
+            CHECK(g.m.mode != AVRM_MODE_MSEG || (g.m.u.mseg.lut == NULL && g.m.u.mseg.nsegs <= k + 1));
+            CHECK(avrm_map_table_bytes(&g.m, NULL) <= (k + 1) * sizeof(avrm_seg_t));
+            CHECK(!avrm_map_find_needs_index(&g.m));
+            CHECK(tu_build(ctx, &w, map, n, &c) && tu_check(ctx, &c));        /* a comm: table */
+            CHECK(c.m.mode != AVRM_MODE_MSEG);     /* the plain builder keeps its hot path */
+            tu_release(ctx, &c);
+            tu_release(ctx, &g);
+        }
+        uint32_t n = tu_gen(G_STRIDE, W, map);
+        CHECK(tu_build_ex(ctx, &w, map, n, 1, &g) && tu_check(ctx, &g));
+        CHECK(g.m.mode == AVRM_MODE_STRIDE || g.m.mode == AVRM_MODE_OFFSET || g.m.mode == AVRM_MODE_DIRECT);
+        tu_release(ctx, &g);
+        n = tu_gen(G_PERM, W, map);
+        CHECK(tu_build_ex(ctx, &w, map, n, 1, &g) && tu_check(ctx, &g));
+        CHECK(g.m.mode == AVRM_MODE_LUT16 || g.m.mode == AVRM_MODE_LUT);
+        tu_release(ctx, &g);
+        static const int32_t few[10] = { 0, 1, 2, 3, 4, 12, 13, 20, 21, 22 };   /* 3 runs */
+        memcpy(map, few, sizeof(few));
+        CHECK(tu_build_ex(ctx, &w, map, 10, 1, &g) && tu_check(ctx, &g) && g.m.mode == AVRM_MODE_ILUT);
+        tu_release(ctx, &g);
+        tu_release(ctx, &w);
+        avrm_stats_t st;
+        avrm_ctx_stats(ctx, &st);
+        CHECK(st.table_bytes == 0 && st.map_bytes == 0);
+        free(map);
+        avrm_ctx_destroy(ctx);
+    }
+}
+
 static void test_mlut_wide(void)
 {
     enum { NG = 300, GS = 3, N = 2 * NG };
@@ -484,6 +536,7 @@ int main(void)
     RUN(test_modes_tables);
     RUN(test_multi);
     RUN(test_mlut_wide);
+    RUN(test_compact);
     RUN(test_table2_matrix);
     RUN(test_world_1m);
     return tu_finish();

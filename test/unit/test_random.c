@@ -79,7 +79,9 @@ static void run_seed(unsigned long seed, uint32_t w, int steps)
             t->n = n;
             t->ref = malloc(n * sizeof(*t->ref));
             for (uint32_t i = 0; i < n; i++) t->ref[i] = tp[src[i].parent]->ref[src[i].rank];
-            if (avrm_map_build_multi(ctx, pars, 2, src, n, &t->m) != AVRM_OK) {
+            avrm_status_t st = tu_below(2) ? avrm_map_build_multi(ctx, pars, 2, src, n, &t->m)
+                                           : avrm_map_build_multi_compact(ctx, pars, 2, src, n, &t->m);
+            if (st != AVRM_OK) {
                 CHECK(0);
                 free(t->ref);
                 continue;
@@ -97,7 +99,7 @@ static void run_seed(unsigned long seed, uint32_t w, int steps)
             }
         } else {
             uint32_t n = tu_gen((int) tu_below(G_COUNT), pool[a].n, map);
-            if (!tu_build(ctx, &pool[a], map, n, t)) { CHECK(0); continue; }
+            if (!tu_build_ex(ctx, &pool[a], map, n, (int) tu_below(2), t)) { CHECK(0); continue; }
         }
         live[slot] = 1;
         if (!tu_check(ctx, t)) CHECK(0);

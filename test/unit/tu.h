@@ -142,20 +142,28 @@ static inline int tu_check(const avrm_ctx_t *ctx, const tmap_t *t)
     return bad == 0;
 }
 
-/* Build child of parent by mapping; reference computed from parent's ref. */
-static inline int tu_build(avrm_ctx_t *ctx, const tmap_t *par, const int32_t *map, uint32_t n,
-                           tmap_t *out)
+/* Build child of parent by mapping; reference computed from parent's ref.
+ * tu_build_ex: compact (avrm_map_build_compact, the groups' builder) or not. */
+static inline int tu_build_ex(avrm_ctx_t *ctx, const tmap_t *par, const int32_t *map, uint32_t n,
+                              int compact, tmap_t *out)
 {
     out->ref = malloc((size_t) n * sizeof(avrm_gpid_t));
     out->n = n;
     for (uint32_t i = 0; i < n; i++) out->ref[i] = par->ref[map[i]];
-    avrm_status_t rc = avrm_map_build(ctx, &par->m, map, n, &out->m);
+    avrm_status_t rc = compact ? avrm_map_build_compact(ctx, &par->m, map, n, &out->m)
+                               : avrm_map_build(ctx, &par->m, map, n, &out->m);
     if (rc != AVRM_OK) {
         free(out->ref);
         out->ref = NULL;
         return 0;
     }
     return 1;
+}
+
+static inline int tu_build(avrm_ctx_t *ctx, const tmap_t *par, const int32_t *map, uint32_t n,
+                           tmap_t *out)
+{
+    return tu_build_ex(ctx, par, map, n, 0, out);
 }
 
 static inline void tu_release(avrm_ctx_t *ctx, tmap_t *t)

@@ -8,10 +8,10 @@
 #include "tu.h"
 
 enum { G_IDENT, G_OFFSET, G_STRIDE, G_NEGSTRIDE, G_REVERSE, G_BLOCK, G_NEGBLOCK, G_GRID,
-       G_EXCEPT, G_PERM, G_SUBSET, G_DUP, G_HALFSWAP, G_FEW, G_COUNT };
+       G_EXCEPT, G_PERM, G_SUBSET, G_DUP, G_HALFSWAP, G_FEW, G_HOLES, G_COUNT };
 static const char *const tu_gen_names[G_COUNT] = {
     "ident", "offset", "stride", "negstride", "reverse", "block", "negblock", "grid",
-    "except", "perm", "subset", "dup", "halfswap", "few" };
+    "except", "perm", "subset", "dup", "halfswap", "few", "holes" };
 
 /* Balanced factorization for test grids (independent of the library's). */
 static inline void tu_dims(uint32_t n, int nd, uint32_t *dims)
@@ -130,6 +130,16 @@ static inline uint32_t tu_gen(int k, uint32_t ps, int32_t *map)
     case G_FEW: {                 /* a small random communicator (ILUT-sized) */
         uint32_t len = 1 + tu_below(ps < AVRM_ILUT_MAX + 2 ? ps : AVRM_ILUT_MAX + 2);   /* <= ps */
         for (n = 0; n < len; n++) map[n] = (int32_t) tu_below(ps);
+        break;
+    }
+    case G_HOLES: {               /* all but k random ranks (the survivors of a failure) */
+        uint32_t k = 1 + tu_below(6);
+        for (uint32_t q = 0; q < ps; q++) map[n++] = (int32_t) q;
+        for (uint32_t j = 0; j < k && n > 1; j++) {
+            uint32_t x = tu_below(n);
+            memmove(map + x, map + x + 1, (n - x - 1) * sizeof(*map));
+            n--;
+        }
         break;
     }
     }

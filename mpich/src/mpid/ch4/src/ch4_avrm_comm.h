@@ -9,7 +9,9 @@
  *
  * Also the rank maps of MPIR groups (MPID_Rank_map_*, declared in
  * mpidch4.h): built, dup'd and released here, like a communicator's, so that
- * they hold references on their process groups too.
+ * they hold references on their process groups too. They never translate a
+ * send: built by libavrm's compact builders (the world minus k ranks is k + 1
+ * segments, not a table).
  *
  * Which parent map a mapper reads (kept from stock): a mapper from the local
  * group of an intercomm (L2L, L2R) reads its local_map, every other mapper
@@ -348,7 +350,8 @@ int MPID_Rank_map_build(const avrm_rankmap_t * parent, const int mapping[], int 
         parent = &world;
     }
     if (st == AVRM_OK)
-        st = avrm_map_build(MPIDI_avrm.ctx, parent, (const int32_t *) mapping, (uint32_t) n, out);
+        st = avrm_map_build_compact(MPIDI_avrm.ctx, parent, (const int32_t *) mapping,
+                                    (uint32_t) n, out);
     if (parent == &world)
         avrm_map_release(MPIDI_avrm.ctx, &world);
     return group_map_done(st, out, "group rank map");
@@ -358,8 +361,8 @@ int MPID_Rank_map_build_multi(const avrm_rankmap_t * const parents[], int nparen
                               const avrm_src_t src[], int n, avrm_rankmap_t * out)
 {
     MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    avrm_status_t st = avrm_map_build_multi(MPIDI_avrm.ctx, parents, (uint32_t) nparents, src,
-                                            (uint32_t) n, out);
+    avrm_status_t st = avrm_map_build_multi_compact(MPIDI_avrm.ctx, parents, (uint32_t) nparents,
+                                                    src, (uint32_t) n, out);
     return group_map_done(st, out, "group rank map (union)");
 }
 
