@@ -3,7 +3,9 @@
  * sequence of builds (raw mapping arrays from the bytes, generated
  * structured mappings, multi-parent picks, gpids, dups, releases); every
  * map is checked rank by rank against its reference table, and the stats
- * must return to the AV-only baseline. Each map also gets a node hierarchy
+ * must return to the AV-only baseline; every map's inverse (avrm_find.h)
+ * is checked for every member; builds take the plain or the compact
+ * builders (groups') by one bit of the op byte. Each map also gets a node hierarchy
  * (avrm_hier.h) for one of its ranks, under a world placement taken from
  * the bytes (block, round-robin or arbitrary node ids), checked against
  * stock's tables (tu_hier.h). Built with clang
@@ -106,13 +108,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 /* small deltas keep patterns likely, big ones break them */
                 map[n] = (int32_t) ((base_r + (b < 128 ? n * (b % 5) : b * 7919u)) % pa->n);
             }
-            if (!tu_build(ctx, pa, map, n, t)) abort();
+            if (!tu_build_ex(ctx, pa, map, n, (op >> 3) & 1, t)) abort();
             break;
         }
         case 2: case 3: case 4:                             /* structured */
             tu_srand(take(&in, 2));
             n = tu_gen((int) (take(&in, 1) % G_COUNT), pa->n, map);
-            if (!tu_build(ctx, pa, map, n, t)) abort();
+            if (!tu_build_ex(ctx, pa, map, n, (op >> 3) & 1, t)) abort();
             break;
         case 5: {                                           /* two parents */
             uint32_t b = take(&in, 1) % FPOOL;
@@ -129,7 +131,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             t->n = n;
             t->ref = malloc(n * sizeof(*t->ref));
             for (uint32_t i = 0; i < n; i++) t->ref[i] = tp[src[i].parent]->ref[src[i].rank];
-            if (avrm_map_build_multi(ctx, pars, 2, src, n, &t->m) != AVRM_OK) abort();
+            if (((op >> 3) & 1 ? avrm_map_build_multi_compact(ctx, pars, 2, src, n, &t->m)
+                               : avrm_map_build_multi(ctx, pars, 2, src, n, &t->m)) != AVRM_OK)
+                abort();
             break;
         }
         case 6: {                                           /* gpids */
@@ -150,6 +154,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         live[slot] = 1;
         if (tu_mismatches(ctx, &t->m, t->ref, t->n)) abort();
+        if (tu_find_mismatches(ctx, &t->m, t->ref, t->n)) abort();     /* the inverse */
         if (t->n && hier_bad(ctx, t, take(&in, 2) % t->n)) abort();
     }
     for (int i = FPOOL; i-- > 0;)
