@@ -201,6 +201,7 @@ static void *map(sim_backend_t *b, const sim_ev_t *ev)
         ref_of(p, n, d);
         return d;
     case SIM_EV_BUILD:
+    case SIM_EV_GROUP_BUILD:    /* stock fills a group by the same loop */
         build_one(s, p, ev->mapping, n, d);
         break;
     case SIM_EV_MULTI: {                    /* merge: each parent's ranks (one run each) into one MLUT */

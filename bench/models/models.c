@@ -132,7 +132,8 @@ static void *map(sim_backend_t *b, const sim_ev_t *ev)
     case SIM_EV_DUP:
         if (par->tbl >= 0) share(s, h, par, par->bytes);
         return h;
-    case SIM_EV_COMM_GROUP: {               /* its own member array (gp NULL: identity) */
+    case SIM_EV_COMM_GROUP:                 /* its own member array (gp NULL: identity) */
+    case SIM_EV_GROUP_BUILD: {
         h->group = 1;
         s->nmaps--;
         int regular = !ev->gp || main_regular(ev->gp, ev->n);

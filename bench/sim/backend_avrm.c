@@ -94,6 +94,9 @@ static void *map(sim_backend_t *b, const sim_ev_t *ev)
     case SIM_EV_BUILD:
         st = avrm_map_build(s->ctx, ev->parents[0], ev->mapping, ev->n, m);
         break;
+    case SIM_EV_GROUP_BUILD:    /* ours: groups take the compact builder */
+        st = avrm_map_build_compact(s->ctx, ev->parents[0], ev->mapping, ev->n, m);
+        break;
     case SIM_EV_MULTI: {
         _Static_assert(sizeof(sim_src_t) == sizeof(avrm_src_t), "same layout");
         const avrm_rankmap_t *par[4];

@@ -79,7 +79,11 @@ static void sc_incl(run_t *r)
     int32_t perm[1024];
     shuffle(perm, r->s->N, 3000);
     sim_comm_group(r->s, r->s->world);     /* MPI_Comm_group(world): cached in it */
+    sim_comm_t *g = sim_group_incl(r->s, r->s->world, perm, r->s->N / 2);
     for (int k = 0; k < 3; k++) keep(r, sim_incl(r->s, r->s->world, perm, r->s->N / 2));
+    /* MPI_Group_free(g): a member's comms keep it (their local_group) */
+    if (g->rank != UINT32_MAX) keep(r, g);
+    else sim_free(r->s, g);
 }
 
 static void sc_colsplit(run_t *r)

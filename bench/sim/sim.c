@@ -396,6 +396,25 @@ void sim_comm_group(sim_t *s, sim_comm_t *c)
     emit(s, c->gh, SIM_EV_COMM_GROUP, par, 1, NULL, NULL, c->gp ? c->gp->v : NULL, c->size, 0);
 }
 
+sim_comm_t *sim_group_incl(sim_t *s, sim_comm_t *c, const int32_t *ranks, uint32_t n)
+{
+    sim_comm_t *g = comm_new(s);
+    s->ncomms--;                                   /* a group, not a communicator */
+    uint32_t *v = xmalloc((size_t) n * 4);
+    g->rank = UINT32_MAX;
+    for (uint32_t i = 0; i < n; i++) {
+        v[i] = sim_gp_at(c->gp, (uint32_t) ranks[i]);
+        if ((uint32_t) ranks[i] == c->rank) g->rank = i;
+    }
+    g->size = n;
+    g->gp = gp_new(n, v, 0);
+    g->dyn = dyn_mask(v, n);                       /* a group's map holds its AVs too */
+    void **par[1] = { c->h };
+    emit(s, g->h, SIM_EV_GROUP_BUILD, par, 1, ranks, NULL, v, n, 0);
+    dyn_ref(s, g->dyn, 1);
+    return g;
+}
+
 sim_comm_t *sim_incl(sim_t *s, sim_comm_t *c, const int32_t *ranks, uint32_t n)
 {
     return create_from(s, c, ranks, n);

@@ -40,8 +40,9 @@ enum sim_ev_kind {
     SIM_EV_BUILD,   /* child rank i = parent rank mapping[i] */
     SIM_EV_MULTI,   /* child rank i = rank src[i].rank of parents[src[i].parent] */
     SIM_EV_GPIDS,   /* remote group known only by gpids (intercomm) */
-    SIM_EV_COMM_GROUP /* the group MPI_Comm_group caches in parents[0]'s comm
-                       * (gp: its packed gpids, NULL for the identity of pgid 0) */
+    SIM_EV_COMM_GROUP, /* the group MPI_Comm_group caches in parents[0]'s comm
+                        * (gp: its packed gpids, NULL for the identity of pgid 0) */
+    SIM_EV_GROUP_BUILD /* an MPI group: rank i = parent rank mapping[i] */
 };
 
 typedef struct sim_ev {
@@ -155,6 +156,9 @@ sim_comm_t *sim_dup(sim_t *s, sim_comm_t *c);
 sim_comm_t *sim_split(sim_t *s, sim_comm_t *c, sim_fn_t color, sim_fn_t key, void *arg);
 /* MPI_Comm_group(c): made on first call, cached in c until it is freed */
 void sim_comm_group(sim_t *s, sim_comm_t *c);
+/* MPI_Group_incl of c's group: a group object (h[] only, no internal
+ * comms), freed with sim_free; rank UINT32_MAX when me is not a member */
+sim_comm_t *sim_group_incl(sim_t *s, sim_comm_t *c, const int32_t *ranks, uint32_t n);
 sim_comm_t *sim_incl(sim_t *s, sim_comm_t *c, const int32_t *ranks, uint32_t n);   /* group incl + comm_create */
 sim_comm_t *sim_excl(sim_t *s, sim_comm_t *c, const int32_t *ranks, uint32_t n);
 sim_comm_t *sim_range_incl(sim_t *s, sim_comm_t *c, const int32_t (*ranges)[3], uint32_t n);
