@@ -21,7 +21,7 @@ bench_bench_build_SOURCES = bench/build/buildtime.c bench/common/maps.c bench/co
 bench_bench_build_LDADD = libavrm.a
 EXTRA_DIST += bench/run-core.sh bench/tools/report.py bench/README.md
 
-.PHONY: bench-core bench-core-full bench-ch4 bench-real bench-comm-memory
+.PHONY: bench-core bench-core-full bench-ch4 bench-real bench-comm-memory bench-group-time
 bench-core: bench/bench-memory bench/bench-lookup bench/bench-build
 	$(top_srcdir)/bench/run-core.sh quick $(abs_top_builddir)
 bench-core-full: bench/bench-memory bench/bench-lookup bench/bench-build
@@ -40,6 +40,11 @@ bench-comm-memory:
 	HEAP_SHAPES=dup,oddeven,cart,cartrows,win,comm_group,range_incl,group_rand,group_excl \
 		$(top_srcdir)/bench/real/run-real.sh $(abs_top_builddir)/bench/out/comm-memory
 	python3 $(top_srcdir)/bench/real/commslope.py $(abs_top_builddir)/bench/out/comm-memory
+
+# Issue 14: group lookup time (translate, compare, union), ours vs stock,
+# interleaved rounds: bench/out/group-time/SUMMARY.md
+bench-group-time:
+	$(top_srcdir)/bench/real/run-grouptime.sh $(MPICH_PATCHED) $(MPICH_STOCK) $(abs_top_builddir)/bench/out/group-time
 
 bench-real:
 	MPICH_PATCHED=$(MPICH_PATCHED) MPICH_STOCK=$(MPICH_STOCK) REPORT_COMMAND="make bench-real" \

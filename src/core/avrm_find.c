@@ -208,3 +208,49 @@ int64_t avrm_map_find(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
         if (rank_key(ctx, m, r) == b.key) return r;
     return -1;
 }
+
+static int is_offset(const avrm_rankmap_t *m)
+{
+    return m->mode == AVRM_MODE_DIRECT || m->mode == AVRM_MODE_OFFSET;
+}
+
+void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const int32_t *in,
+                        uint32_t n, const avrm_rankmap_t *m2, const avrm_rank_index_t *idx2,
+                        int32_t absent, int32_t *out)
+{
+    if (is_offset(m1) && is_offset(m2) && m1->pgid == m2->pgid) {
+        /* both offset runs of one group: r2 = r1 + (offset1 - offset2) */
+        int64_t delta = (int64_t) m1->u.reg.offset - m2->u.reg.offset;
+        for (uint32_t i = 0; i < n; i++) {
+            int64_t r = in[i] < 0 ? in[i] : in[i] + delta;
+            out[i] = in[i] < 0 ? in[i] : (r >= 0 && r < (int64_t) m2->size ? (int32_t) r : absent);
+        }
+        return;
+    }
+    if (is_offset(m2) && !avrm_map_is_multi(m1)) {
+        /* into an offset run (the world's group): decode, subtract */
+        int same = m1->pgid == m2->pgid;
+        for (uint32_t i = 0; i < n; i++) {
+            if (in[i] < 0) {
+                out[i] = in[i];
+                continue;
+            }
+            avrm_pgid_t pg;
+            int64_t r = (int64_t) avrm_map_lpid(ctx, m1, (uint32_t) in[i], &pg) - m2->u.reg.offset;
+            out[i] = same && r >= 0 && r < (int64_t) m2->size ? (int32_t) r : absent;
+        }
+        return;
+    }
+    for (uint32_t i = 0; i < n; i++) {
+        if (in[i] < 0) {
+            out[i] = in[i];
+            continue;
+        }
+        avrm_gpid_t g = { 0 };
+        avrm_pgid_t pg;
+        g.lpid = avrm_map_lpid(ctx, m1, (uint32_t) in[i], &pg);
+        g.pgid = pg;
+        int64_t r = avrm_map_find(ctx, m2, idx2, g);
+        out[i] = r >= 0 ? (int32_t) r : absent;
+    }
+}

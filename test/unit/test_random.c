@@ -103,6 +103,10 @@ static void run_seed(unsigned long seed, uint32_t w, int steps)
         }
         live[slot] = 1;
         if (!tu_check(ctx, t)) CHECK(0);
+        int o = (int) tu_below(POOL);                   /* translations with another map */
+        while (!live[o]) o = (o + 1) % POOL;
+        if (tu_translate_mismatches(ctx, t, &pool[o]) || tu_translate_mismatches(ctx, &pool[o], t))
+            CHECK(0);
     }
     /* release the rest in random order, checking the parents' survivors */
     for (;;) {

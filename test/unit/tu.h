@@ -130,6 +130,43 @@ static inline size_t tu_find_mismatches(const avrm_ctx_t *cctx, const avrm_rankm
     return bad;
 }
 
+/* avrm_map_translate from a to b against the references: every rank of a
+ * (and MPI_PROC_NULL-like -1) goes to the smallest rank of b with the same
+ * process, or to `absent`. */
+static inline size_t tu_translate_mismatches(const avrm_ctx_t *cctx, const tmap_t *a, const tmap_t *b)
+{
+    avrm_ctx_t *ctx = (avrm_ctx_t *) cctx;
+    const int32_t absent = -7;
+    size_t bad = 0;
+    avrm_rank_index_t *idx = NULL;
+    if (avrm_rank_index_build(ctx, &b->m, &idx) != AVRM_OK) return 0;   /* injected NOMEM */
+    tu_keyrank_t *kr = malloc(((size_t) b->n + 1) * sizeof(*kr));
+    for (uint32_t r = 0; r < b->n; r++)
+        kr[r] = (tu_keyrank_t) { (uint64_t) b->ref[r].pgid << 32 | b->ref[r].lpid, r };
+    qsort(kr, b->n, sizeof(*kr), tu_keyrank_cmp);
+    int32_t *in = malloc(((size_t) a->n + 1) * sizeof(int32_t)), *out = malloc(((size_t) a->n + 1) * sizeof(int32_t));
+    for (uint32_t i = 0; i < a->n; i++) in[i] = (int32_t) i;
+    in[a->n] = -1;
+    avrm_map_translate(ctx, &a->m, in, a->n + 1, &b->m, idx, absent, out);
+    for (uint32_t i = 0; i < a->n; i++) {
+        uint64_t key = (uint64_t) a->ref[i].pgid << 32 | a->ref[i].lpid;
+        uint32_t lo = 0, hi = b->n;                     /* first entry >= key */
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (kr[mid].key < key) lo = mid + 1;
+            else hi = mid;
+        }
+        int32_t want = lo < b->n && kr[lo].key == key ? (int32_t) kr[lo].rank : absent;
+        bad += out[i] != want;
+    }
+    bad += out[a->n] != -1;
+    free(in);
+    free(out);
+    free(kr);
+    avrm_rank_index_free(ctx, idx);
+    return bad;
+}
+
 static inline int tu_check(const avrm_ctx_t *ctx, const tmap_t *t)
 {
     size_t bad = tu_mismatches(ctx, &t->m, t->ref, t->n);

@@ -1,0 +1,53 @@
+#!/bin/sh
+# Group lookup time, ours vs stock MPICH 4.0.2 (issue 14): grouptime.c at
+# each of NPS, REPS calls per figure (median), ROUNDS interleaved rounds of
+# (ours, stock) per np; writes OUTDIR/grouptime.csv and OUTDIR/SUMMARY.md
+# (median over rounds of each figure, ours/stock).
+#   run-grouptime.sh OURS_PREFIX STOCK_PREFIX OUTDIR
+# Env: NPS (default "16 64"), REPS (default 200), ROUNDS (default 3).
+set -eu
+ours=$1 stock=$2 out=$3
+top=$(cd "$(dirname "$0")/../.." && pwd)
+: "${NPS:=16 64}" "${REPS:=200}" "${ROUNDS:=3}"
+mkdir -p "$out"
+csv=$out/grouptime.csv
+echo "lib,np,shape,op,ns_per_member,round" > "$csv"
+for lib in ours stock; do
+    eval prefix=\$$lib
+    "$prefix/bin/mpicc" -O2 -o "$out/grouptime-$lib" "$top/bench/real/grouptime.c"
+done
+t0=$(date +%s)
+for np in $NPS; do
+    for round in $(seq 1 "$ROUNDS"); do
+        for lib in ours stock; do
+            eval prefix=\$$lib
+            tmp=$out/.part.csv; : > "$tmp"
+            # the waiting ranks yield (ours: patch 0002; stock: no such CVAR, they poll)
+            MPIR_CVAR_CH4_POLLS_BEFORE_YIELD=1 timeout 600 "$prefix/bin/mpiexec" -n "$np" \
+                "$out/grouptime-$lib" "$lib" "$tmp" "$REPS"
+            sed "s/\$/,$round/" "$tmp" >> "$csv"
+        done
+    done
+done
+rm -f "$out/.part.csv"
+secs=$(( $(date +%s) - t0 ))
+python3 - "$csv" "$out/SUMMARY.md" "$secs" "$NPS" "$REPS" "$ROUNDS" <<'PY'
+import csv, sys, statistics, subprocess
+rows = list(csv.DictReader(open(sys.argv[1])))
+fig = {}
+for r in rows:
+    fig.setdefault((int(r["np"]), r["shape"], r["op"], r["lib"]), []).append(float(r["ns_per_member"]))
+commit = subprocess.run(["git", "log", "-1", "--format=%h %s"], capture_output=True, text=True).stdout.strip()
+with open(sys.argv[2], "w") as f:
+    f.write("# Group lookups: ours vs stock MPICH 4.0.2 (`make bench-group-time`)\n\n")
+    f.write("At `%s`; %s s wall; NPS=\"%s\" REPS=%s ROUNDS=%s. ns per member, the median over "
+            "rounds of each round's median over REPS calls, measured on rank 0 (the other "
+            "ranks wait in a barrier). Shapes and operations: `bench/real/grouptime.c`.\n\n"
+            % (commit, sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6]))
+    f.write("| np | shape | operation | stock ns/member | ours ns/member | ours/stock |\n|---:|---|---|---:|---:|---:|\n")
+    for (np, shape, op, lib) in sorted(k for k in fig if k[3] == "ours"):
+        o = statistics.median(fig[(np, shape, op, "ours")])
+        s = statistics.median(fig.get((np, shape, op, "stock"), [float("nan")]))
+        f.write("| %d | %s | %s | %.1f | %.1f | %.2f |\n" % (np, shape, op, s, o, o / s if s else float("nan")))
+PY
+cat "$out/SUMMARY.md"
