@@ -52,9 +52,10 @@ int64_t avrm_map_find(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
 /* Batch translation (MPI_Group_translate_ranks): out[i] = the smallest rank
  * of m2 holding the process at rank in[i] of m1, or `absent` when m2 has
  * none; a negative in[i] (MPI_PROC_NULL) is copied. in[i] < m1->size.
- * Offset maps of one process group on both sides, or m1 the world and m2
- * regular, take one subtraction per rank; otherwise one decode and one
- * avrm_map_find per rank. idx2: m2's index, as for avrm_map_find. */
+ * Offset maps of one process group on both sides take one subtraction per
+ * rank; a single-group m1 into an offset or stride m2 one decode and one
+ * subtraction (and division); otherwise one decode and one avrm_map_find
+ * per rank. idx2: m2's index, as for avrm_map_find. */
 void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const int32_t *in,
                         uint32_t n, const avrm_rankmap_t *m2, const avrm_rank_index_t *idx2,
                         int32_t absent, int32_t *out);

@@ -241,6 +241,22 @@ void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const i
         }
         return;
     }
+    if (m2->mode == AVRM_MODE_STRIDE && m2->u.reg.stride != 0 && !avrm_map_is_multi(m1)) {
+        /* into a stride (every other rank, a column): one exact division */
+        int same = m1->pgid == m2->pgid;
+        int64_t st = m2->u.reg.stride;
+        for (uint32_t i = 0; i < n; i++) {
+            if (in[i] < 0) {
+                out[i] = in[i];
+                continue;
+            }
+            avrm_pgid_t pg;
+            int64_t d = (int64_t) avrm_map_lpid(ctx, m1, (uint32_t) in[i], &pg) - m2->u.reg.offset;
+            int64_t r = d / st;
+            out[i] = same && d % st == 0 && r >= 0 && r < (int64_t) m2->size ? (int32_t) r : absent;
+        }
+        return;
+    }
     for (uint32_t i = 0; i < n; i++) {
         if (in[i] < 0) {
             out[i] = in[i];
