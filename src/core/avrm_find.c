@@ -193,14 +193,15 @@ int64_t avrm_map_find(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
         if (g.pgid == m->pgid) try_rank(&b, (int64_t) g.lpid - m->u.join.delta0);
         if (g.pgid == m->u.join.pgid1) try_rank(&b, (int64_t) g.lpid - m->u.join.delta1);
         return b.rank;
-    case AVRM_MODE_MSEG:
+    case AVRM_MODE_MSEG:        /* offset runs in rank order: the first run holding it */
         if (m->u.mseg.lut) break;
         for (uint32_t k = 0; k < m->u.mseg.nsegs; k++) {
             const avrm_seg_t *s = &m->u.mseg.segs[k];
-            if (s->pgid == g.pgid && g.lpid >= s->lpid_base)
-                try_rank(&b, (int64_t) s->first + (g.lpid - s->lpid_base));
+            uint32_t end = k + 1 < m->u.mseg.nsegs ? s[1].first : m->size;
+            if (s->pgid == g.pgid && g.lpid >= s->lpid_base && g.lpid - s->lpid_base < end - s->first)
+                return (int64_t) s->first + (g.lpid - s->lpid_base);
         }
-        return b.rank;
+        return -1;
     default:
         break;
     }
@@ -254,6 +255,39 @@ void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const i
             int64_t d = (int64_t) avrm_map_lpid(ctx, m1, (uint32_t) in[i], &pg) - m2->u.reg.offset;
             int64_t r = d / st;
             out[i] = same && d % st == 0 && r >= 0 && r < (int64_t) m2->size ? (int32_t) r : absent;
+        }
+        return;
+    }
+    if (idx2) {
+        /* through the index: from the previous answer forward, galloping,
+         * when the keys ascend (every rank of the world, in order: O(n1 + n2)
+         * like a merge), a binary search otherwise */
+        uint32_t pos = 0;
+        uint64_t prev = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (in[i] < 0) {
+                out[i] = in[i];
+                continue;
+            }
+            avrm_pgid_t pg;
+            avrm_lpid_t l = avrm_map_lpid(ctx, m1, (uint32_t) in[i], &pg);
+            uint64_t key = gpid_key(pg, l);
+            uint32_t lo = key >= prev ? pos : 0, step = 1, hi = lo;
+            while (hi < idx2->n && rank_key(ctx, m2, idx2->rank[hi]) < key) {   /* gallop */
+                lo = hi + 1;
+                hi += step;
+                step *= 2;
+            }
+            if (hi > idx2->n) hi = idx2->n;
+            while (lo < hi) {                   /* first entry >= key in [lo, hi] */
+                uint32_t mid = lo + (hi - lo) / 2;
+                if (rank_key(ctx, m2, idx2->rank[mid]) < key) lo = mid + 1;
+                else hi = mid;
+            }
+            pos = lo;
+            prev = key;
+            out[i] = lo < idx2->n && rank_key(ctx, m2, idx2->rank[lo]) == key
+                   ? (int32_t) idx2->rank[lo] : absent;
         }
         return;
     }
