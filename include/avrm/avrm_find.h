@@ -54,8 +54,10 @@ int64_t avrm_map_find(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
  * none; a negative in[i] (MPI_PROC_NULL) is copied. in[i] < m1->size.
  * Offset maps of one process group on both sides take one subtraction per
  * rank; a single-group m1 into an offset or stride m2 one decode and one
- * subtraction (and division); otherwise one decode and one avrm_map_find
- * per rank. idx2: m2's index, as for avrm_map_find. */
+ * subtraction (and division); offset runs (MSEG) into an offset map a walk
+ * of the runs; through an index, a galloping search from the previous
+ * answer (ascending processes: O(n1 + n2)); otherwise one decode and one
+ * avrm_map_find per rank. idx2: m2's index, as for avrm_map_find. */
 void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const int32_t *in,
                         uint32_t n, const avrm_rankmap_t *m2, const avrm_rank_index_t *idx2,
                         int32_t absent, int32_t *out);

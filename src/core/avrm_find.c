@@ -228,6 +228,24 @@ void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const i
         }
         return;
     }
+    if (is_offset(m2) && m1->mode == AVRM_MODE_MSEG && !m1->u.mseg.lut) {
+        /* offset runs (the world minus k) into an offset run: the run of the
+         * previous rank first (ascending ranks walk the runs in order) */
+        const avrm_seg_t *sg = m1->u.mseg.segs;
+        uint32_t ns = m1->u.mseg.nsegs, k = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (in[i] < 0) {
+                out[i] = in[i];
+                continue;
+            }
+            uint32_t r = (uint32_t) in[i];
+            if (r < sg[k].first) k = 0;
+            while (k + 1 < ns && sg[k + 1].first <= r) k++;
+            int64_t d = (int64_t) sg[k].lpid_base + (r - sg[k].first) - m2->u.reg.offset;
+            out[i] = sg[k].pgid == m2->pgid && d >= 0 && d < (int64_t) m2->size ? (int32_t) d : absent;
+        }
+        return;
+    }
     if (is_offset(m2) && !avrm_map_is_multi(m1)) {
         /* into an offset run (the world's group): decode, subtract */
         int same = m1->pgid == m2->pgid;
