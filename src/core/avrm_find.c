@@ -125,15 +125,23 @@ void avrm_rank_index_free(avrm_ctx_t *ctx, avrm_rank_index_t *idx)
     avrm__free(idx);
 }
 
-static int64_t find_indexed(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
-                            const avrm_rank_index_t *idx, uint64_t key)
+/* First index entry in [lo, hi) whose process key is >= key (hi if none). */
+static uint32_t index_lower_bound(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
+                                  const avrm_rank_index_t *idx, uint64_t key, uint32_t lo,
+                                  uint32_t hi)
 {
-    uint32_t lo = 0, hi = idx->n;           /* first entry with key >= key */
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
         if (rank_key(ctx, m, idx->rank[mid]) < key) lo = mid + 1;
         else hi = mid;
     }
+    return lo;
+}
+
+static int64_t find_indexed(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
+                            const avrm_rank_index_t *idx, uint64_t key)
+{
+    uint32_t lo = index_lower_bound(ctx, m, idx, key, 0, idx->n);
     return lo < idx->n && rank_key(ctx, m, idx->rank[lo]) == key ? (int64_t) idx->rank[lo] : -1;
 }
 
@@ -246,24 +254,13 @@ void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const i
         }
         return;
     }
-    if (is_offset(m2) && !avrm_map_is_multi(m1)) {
-        /* into an offset run (the world's group): decode, subtract */
+    int stride_target = is_offset(m2) || (m2->mode == AVRM_MODE_STRIDE && m2->u.reg.stride != 0);
+    if (stride_target && !avrm_map_is_multi(m1)) {
+        /* into an offset run (the world's group) or a stride (every other
+         * rank, a column; an offset map is a stride of 1): decode, one
+         * subtraction and an exact division */
         int same = m1->pgid == m2->pgid;
-        for (uint32_t i = 0; i < n; i++) {
-            if (in[i] < 0) {
-                out[i] = in[i];
-                continue;
-            }
-            avrm_pgid_t pg;
-            int64_t r = (int64_t) avrm_map_lpid(ctx, m1, (uint32_t) in[i], &pg) - m2->u.reg.offset;
-            out[i] = same && r >= 0 && r < (int64_t) m2->size ? (int32_t) r : absent;
-        }
-        return;
-    }
-    if (m2->mode == AVRM_MODE_STRIDE && m2->u.reg.stride != 0 && !avrm_map_is_multi(m1)) {
-        /* into a stride (every other rank, a column): one exact division */
-        int same = m1->pgid == m2->pgid;
-        int64_t st = m2->u.reg.stride;
+        int64_t st = is_offset(m2) ? 1 : m2->u.reg.stride;
         for (uint32_t i = 0; i < n; i++) {
             if (in[i] < 0) {
                 out[i] = in[i];
@@ -297,11 +294,7 @@ void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const i
                 step *= 2;
             }
             if (hi > idx2->n) hi = idx2->n;
-            while (lo < hi) {                   /* first entry >= key in [lo, hi] */
-                uint32_t mid = lo + (hi - lo) / 2;
-                if (rank_key(ctx, m2, idx2->rank[mid]) < key) lo = mid + 1;
-                else hi = mid;
-            }
+            lo = index_lower_bound(ctx, m2, idx2, key, lo, hi);   /* entry hi is >= key */
             pos = lo;
             prev = key;
             out[i] = lo < idx2->n && rank_key(ctx, m2, idx2->rank[lo]) == key

@@ -211,18 +211,15 @@ static void step(int t)
         snprintf(what, sizeof what, "step %d: union %d + %d", t, a->n, b->n);
         take(g, w, n, what);
         break;
-    case 5:
+    case 5: case 6:                    /* a's members that are (5) / are not (6) in b */
         w = alloc_ranks(a->n);
-        n = ref_select(a, b, 1, w);
-        MPI_Group_intersection(a->g, b->g, &g);
-        snprintf(what, sizeof what, "step %d: intersection %d ^ %d", t, a->n, b->n);
-        take(g, w, n, what);
-        break;
-    case 6:
-        w = alloc_ranks(a->n);
-        n = ref_select(a, b, 0, w);
-        MPI_Group_difference(a->g, b->g, &g);
-        snprintf(what, sizeof what, "step %d: difference %d - %d", t, a->n, b->n);
+        n = ref_select(a, b, op == 5, w);
+        if (op == 5)
+            MPI_Group_intersection(a->g, b->g, &g);
+        else
+            MPI_Group_difference(a->g, b->g, &g);
+        snprintf(what, sizeof what, "step %d: %s %d, %d", t, op == 5 ? "intersection" : "difference",
+                 a->n, b->n);
         take(g, w, n, what);
         break;
     default: {                         /* the group of a random split, and of an intercomm */
