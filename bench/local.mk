@@ -19,9 +19,10 @@ bench_bench_lookup_SOURCES = bench/lookup/lookup.c bench/common/maps.c bench/com
 bench_bench_lookup_LDADD = libavrm.a
 bench_bench_build_SOURCES = bench/build/buildtime.c bench/common/maps.c bench/common/maps.h
 bench_bench_build_LDADD = libavrm.a
-EXTRA_DIST += bench/run-core.sh bench/tools/report.py bench/README.md
+EXTRA_DIST += bench/run-core.sh bench/tools/report.py bench/README.md \
+	bench/sim/run-library.sh bench/sim/libmemory.py
 
-.PHONY: bench-core bench-core-full bench-ch4 bench-real bench-comm-memory bench-group-time
+.PHONY: bench-core bench-core-full bench-ch4 bench-real bench-comm-memory bench-group-time bench-library-memory
 bench-core: bench/bench-memory bench/bench-lookup bench/bench-build
 	$(top_srcdir)/bench/run-core.sh quick $(abs_top_builddir)
 bench-core-full: bench/bench-memory bench/bench-lookup bench/bench-build
@@ -31,6 +32,11 @@ bench-ch4:
 	MPICH_PATCHED=$(MPICH_PATCHED) MPICH_STOCK=$(MPICH_STOCK) $(top_srcdir)/bench/real/run-ch4.sh $(abs_top_builddir)/bench/out/ch4
 # `make bench-real`: ours vs stock MPICH vs Open MPI, issue 8 (bench/real/README.md);
 # needs `make mpich mpich-stock`, builds its programs, writes bench/out/real
+# Issue 14: the whole library's O(P) state per process, simulated to 768K
+# processes (address layer + node hierarchies + node map), ours vs the
+# MODELs of 4.0.2 and main: bench/out/library-memory (bench/sim/run-library.sh)
+bench-library-memory: bench/bench-memory
+	$(top_srcdir)/bench/sim/run-library.sh $(abs_top_builddir)
 # Issue 14: heap per created communicator/group/window against P, emulated
 # nodes of 8, ours vs stock vs Open MPI: bench/out/comm-memory/slopes.csv
 # (bytes per process of the world, least squares) and slopes.png

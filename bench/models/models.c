@@ -10,14 +10,24 @@ typedef struct mcfg {
     double group_b;  /* bytes per member of an MPI group (MPIR_Group's member array) */
     int detect;      /* 0 none, 1 ch4 (offset/stride/block), 2 main (const stride on 64-bit lpid) */
     int slices;
+    double node_b;   /* bytes per peer of the process's node map and shm local ranks */
+    int canonical;   /* communicators' node tables (8 B per member) freed when
+                      * the placement is canonical (main's rule) */
 } mcfg_t;
 
 static const mcfg_t cfgs[] = {
     /* groups: lrank_to_lpid {uint64 lpid; int next} = 16 B per member in 3.2
      * and 4.0.2; main keeps one stride or an 8 B per member lpid map */
-    [MODEL_VC]   = { "MODEL-vc-vcrt-3.2", 480, 8, 16, 4, 4, 16, 0, 0 },
-    [MODEL_CH4]  = { "MODEL-ch4-4.0.2",    72, 40, 16, 4, 8, 16, 1, 1 },
-    [MODEL_MAIN] = { "MODEL-mpich-main",   32, 24, 16, 8, 8, 8, 2, 0 },
+    /* node maps: 3.2 keeps a peer's node id in its VC (counted in the 480 B)
+     * and nemesis's local_ranks (4 B per peer); 4.0.2 and main node_map and
+     * the POSIX module's local_ranks (4 + 4 B per peer). Communicators:
+     * MPIR_Comm_commit keeps intranode_table and internode_table (4 + 4 B
+     * per member) of every intracommunicator whose members all have a node;
+     * main frees them for a canonical placement (one node, one rank per
+     * node, or node-consecutive with the same count on every node). */
+    [MODEL_VC]   = { "MODEL-vc-vcrt-3.2", 480, 8, 16, 4, 4, 16, 0, 0, 4, 0 },
+    [MODEL_CH4]  = { "MODEL-ch4-4.0.2",    72, 40, 16, 4, 8, 16, 1, 1, 8, 0 },
+    [MODEL_MAIN] = { "MODEL-mpich-main",   32, 24, 16, 8, 8, 8, 2, 0, 8, 1 },
 };
 
 typedef struct mh {          /* one map */
@@ -31,6 +41,7 @@ typedef struct mh {          /* one map */
 typedef struct mst {
     const mcfg_t *c;
     double entries, tables, shared, nmaps;
+    double hier, node_map;
     uint32_t *refs;          /* per table id */
     double *tbytes;
     uint32_t ntbl, cap, live_tbl;
@@ -53,9 +64,11 @@ static int32_t tbl_new(mst_t *s, double bytes)
 
 static int av_create(sim_backend_t *b, const sim_t *sm, uint16_t pgid, uint32_t size)
 {
-    (void) sm; (void) pgid;
+    (void) sm;
     mst_t *s = b->st;
     s->entries += s->c->entry_b * size;
+    if (pgid == 0)
+        s->node_map = s->c->node_b * size;
     return 0;
 }
 
@@ -174,6 +187,25 @@ static void release(sim_backend_t *b, void *hv)
     free(h);
 }
 
+/* a handle holding the table bytes of one communicator's hierarchy */
+static void *hier(sim_backend_t *b, const sim_hier_ev_t *ev)
+{
+    mst_t *s = b->st;
+    double *h = malloc(sizeof *h);
+    if (!h) return NULL;
+    int canonical = ev->nnodes == 1 || ev->nnodes == ev->n || (ev->consecutive && ev->balanced);
+    *h = ev->unknown || (s->c->canonical && canonical) ? 0 : 8.0 * ev->n;
+    s->hier += *h;
+    return h;
+}
+
+static void hier_release(sim_backend_t *b, void *h)
+{
+    mst_t *s = b->st;
+    s->hier -= *(double *) h;
+    free(h);
+}
+
 static void report(sim_backend_t *b, sim_mem_t *o)
 {
     mst_t *s = b->st;
@@ -184,6 +216,9 @@ static void report(sim_backend_t *b, sim_mem_t *o)
     o->tables = s->tables;
     o->shared_avoided = s->shared;
     o->total = o->av_entries + o->maps + o->meta + o->tables;
+    o->hier = s->hier;
+    o->node_map = s->node_map;
+    o->library = o->total + o->hier + o->node_map;
 }
 
 static void destroy(sim_backend_t *b)
@@ -207,5 +242,7 @@ sim_backend_t *model_backend_new(int kind)
     b->release = release;
     b->report = report;
     b->destroy = destroy;
+    b->hier = hier;
+    b->hier_release = hier_release;
     return b;
 }

@@ -22,6 +22,9 @@
  * (vc 8 B VCRT pointer, ch4 40 B MPIDI_rank_map_t, main 24 B); meta =
  * table headers (16 B each); tables = unique VCRT/LUT/MLUT/map arrays;
  * shared_avoided = table bytes that sharing avoided.
+ * Beyond the address layer: hier = communicators' intranode and internode
+ * tables; node_map = the process's node map and shm local ranks (models.c
+ * says per model what is kept).
  */
 #ifndef BENCH_MODELS_H
 #define BENCH_MODELS_H

@@ -9,8 +9,15 @@ typedef struct ost {
     int computed;
     int wide;                  /* no mlut32: dynamic groups at pgid 255 + g */
     double wide_meta;          /* AV slots that adds, left out of the report */
+    avrm_hier_t world_hier;    /* the process's node map (MPIR_Process.node_hier):
+                                * built without the context, as MPICH does */
     char name[64];
 } ost_t;
+
+static int32_t world_node_of(void *arg, uint32_t r)
+{
+    return (int32_t) sim_node_of(arg, SIM_PACK(0, r));
+}
 
 /* the libavrm pgid of simulator group g */
 static avrm_pgid_t pg_of(const ost_t *s, uint32_t g)
@@ -34,28 +41,22 @@ static int av_create(sim_backend_t *b, const sim_t *sm, uint16_t pgid, uint32_t 
     ap.size = size;
     ap.pgid = pg_of(s, pgid);
     uint32_t navs0 = s->ctx->navs;
-    uint32_t first = sm->me / sm->P * sm->P;
-    if (pgid == 0 && s->computed) {
-        /* my node's members as MPICH's glue describes them: RANGE when
-         * consecutive, else CYCLIC (round-robin placement) */
-        ap.computed = 1;
-        ap.local.kind = AVRM_LOCAL_RANGE;
-        ap.local.first = first;
-        ap.local.count = first + sm->P <= size ? sm->P : size - first;
-        if (sm->rr) {
-            uint32_t node = sm->me % sm->rr, count = (size - node + sm->rr - 1) / sm->rr;
-            if (count == 1) {
-                ap.local.first = sm->me;
-                ap.local.count = 1;
-            } else {
-                ap.local.kind = AVRM_LOCAL_CYCLIC;
-                ap.local.nnodes = sm->rr;
-                ap.local.node = node;
-            }
+    uint32_t *list = NULL;
+    if (pgid == 0) {
+        /* the world's node map, then (computed AV) my node's members from
+         * it, as MPICH's MPIR_pmi_init and glue make them */
+        if (avrm_hier_build(NULL, size, sm->me, sm->nnodes, world_node_of, (void *) sm,
+                            &s->world_hier) != AVRM_OK) return -1;
+        if (s->computed) {
+            ap.computed = 1;
+            uint32_t len = avrm_locality_list_len(&s->world_hier);
+            if (len && !(list = malloc((size_t) len * sizeof *list))) return -1;
+            avrm_locality_of_hier(&s->world_hier, list, &ap.local);
         }
     }
     avrm_av_t *av;
     avrm_status_t st = avrm_av_create(s->ctx, &ap, &av);
+    free(list);
     if (st != AVRM_OK) { fprintf(stderr, "avrm_av_create: %d\n", st); return -1; }
     if (ap.pgid != pgid)    /* slots beyond those pgid itself would have added */
         s->wide_meta += ((double) s->ctx->navs - slots_after(navs0, pgid)) * sizeof(avrm_av_t *);
@@ -63,7 +64,7 @@ static int av_create(sim_backend_t *b, const sim_t *sm, uint16_t pgid, uint32_t 
         /* synthetic FI_AV_TABLE addresses: world first, then later groups */
         uint64_t base = pgid == 0 ? 0 : sm->gsize[0];
         for (uint32_t l = 0; l < size; l++) {
-            int loc = pgid == 0 && l - first < sm->P;
+            int loc = pgid == 0 && avrm_hier_intranode(&s->world_hier, l) >= 0;
             if (avrm_av_set(av, l, base + l, loc, NULL) != AVRM_OK) return -1;
         }
     }
@@ -121,6 +122,28 @@ static void *map(sim_backend_t *b, const sim_ev_t *ev)
     return m;
 }
 
+/* a committed intracommunicator's hierarchy, accounted in the context
+ * (stats.hier_bytes), as MPIR_Find_hierarchy builds it */
+static void *hier(sim_backend_t *b, const sim_hier_ev_t *ev)
+{
+    ost_t *s = b->st;
+    avrm_hier_t *h = malloc(sizeof *h);
+    if (!h) return NULL;
+    if (avrm_hier_build(s->ctx, ev->n, ev->my_rank, ev->max_nodes, ev->node_of, ev->arg, h) !=
+        AVRM_OK) {
+        free(h);
+        return NULL;
+    }
+    return h;
+}
+
+static void hier_release(sim_backend_t *b, void *h)
+{
+    ost_t *s = b->st;
+    avrm_hier_release(s->ctx, h);
+    free(h);
+}
+
 static void release(sim_backend_t *b, void *h)
 {
     ost_t *s = b->st;
@@ -141,11 +164,15 @@ static void report(sim_backend_t *b, sim_mem_t *o)
     o->tables = (double) st.table_bytes;
     o->shared_avoided = (double) st.table_shared_bytes;
     o->total = o->av_entries + o->side + o->meta + o->maps + o->tables;
+    o->hier = (double) st.hier_bytes;
+    o->node_map = (double) avrm_hier_bytes(&s->world_hier);
+    o->library = o->total + o->hier + o->node_map;
 }
 
 static void destroy(sim_backend_t *b)
 {
     ost_t *s = b->st;
+    avrm_hier_release(NULL, &s->world_hier);
     avrm_ctx_destroy(s->ctx);
     free(s);
     free(b);
@@ -163,6 +190,12 @@ void avrm_bench_stats(sim_backend_t *b, avrm_stats_t *st)
 {
     ost_t *s = b->st;
     avrm_ctx_stats(s->ctx, st);
+}
+
+size_t avrm_bench_node_map_bytes(sim_backend_t *b)
+{
+    ost_t *s = b->st;
+    return avrm_hier_bytes(&s->world_hier);
 }
 
 static sim_backend_t *make(const avrm_params_t *p, int computed, int wide, const char *nm)
@@ -183,6 +216,8 @@ static sim_backend_t *make(const avrm_params_t *p, int computed, int wide, const
     b->release = release;
     b->report = report;
     b->destroy = destroy;
+    b->hier = hier;
+    b->hier_release = hier_release;
     return b;
 }
 

@@ -27,4 +27,6 @@ sim_backend_t *avrm_backend_ablate(unsigned off);
 void avrm_bench_mode_counts(sim_backend_t *b, size_t counts[AVRM_MODE_COUNT]);
 /* the context's accounting as libavrm gives it (what MPICH's pvars read) */
 void avrm_bench_stats(sim_backend_t *b, avrm_stats_t *st);
+/* bytes of the process's node map (MPICH's pvar avrm_node_map_bytes) */
+size_t avrm_bench_node_map_bytes(sim_backend_t *b);
 #endif

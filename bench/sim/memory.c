@@ -5,6 +5,11 @@
  * sharing, plus per-scenario ablations of single beyond-paper features)
  * against the MODELs of MPICH 3.2 VC/VCRT, MPICH 4.0.2 CH4 and MPICH main.
  *
+ * Columns total..tables are the address layer (the paper's figures);
+ * hier (communicators' node hierarchies / stock's intranode and internode
+ * tables), node_map (the process's node map and shm local ranks) and
+ * library (all of them) are the rest of the library's O(P) state.
+ *
  * usage: bench-memory [-n N[,N...]] [-s scen[,scen...]] [-p ppn] [-o out.csv] [-a] [-m models-only]
  * Scenario names: split10 split100 dup10 dup100 isplit10 isplit100 idup10
  * idup100 reorder10 reorder100 spawn10 spawn100 nek5000 nwchem lsms fft3d
@@ -54,7 +59,7 @@ int main(int argc, char **argv)
     FILE *f = fopen(out, append ? "a" : "w");
     if (!f) { perror(out); return 1; }
     if (!append)
-        fprintf(f, "scenario,N,ppn,impl,label,total,av_entries,side,meta,maps,tables,shared_avoided,comms,seconds,modes\n");
+        fprintf(f, "scenario,N,ppn,impl,label,total,av_entries,side,meta,maps,tables,shared_avoided,comms,seconds,modes,hier,node_map,library\n");
     char nbuf[1024];
     snprintf(nbuf, sizeof nbuf, "%s", nlist);
     int rc = 0;
@@ -99,9 +104,10 @@ int main(int argc, char **argv)
                                                             o ? " " : "", avrm_mode_name((avrm_mode_t) md), cnt[md]);
                 }
 #endif
-                fprintf(f, "%s,%u,%u,%s,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%llu,%.3f,%s\n",
+                fprintf(f, "%s,%u,%u,%s,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%llu,%.3f,%s,%.0f,%.0f,%.0f\n",
                         sc->name, N, P, b[i]->name, b[i]->label, m.total, m.av_entries, m.side,
-                        m.meta, m.maps, m.tables, m.shared_avoided, (unsigned long long) s.ncomms, dt, modes);
+                        m.meta, m.maps, m.tables, m.shared_avoided, (unsigned long long) s.ncomms, dt, modes,
+                        m.hier, m.node_map, m.library);
             }
             fflush(f);
             fprintf(stderr, "  %-10s N=%-8u %3llu comms  %.2fs\n", sc->name, N, (unsigned long long) s.ncomms, dt);

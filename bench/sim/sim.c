@@ -11,6 +11,8 @@
  * An intercomm gets its local comm (map dup of the local group, committed
  * like an intracomm) when it is first used as the parent of a dup, split or
  * merge (MPII_Setup_intercomm_localcomm), not at creation.
+ * Each such committed intracommunicator also gets its node hierarchy
+ * (build_hier), dynamic members or not, as MPIR_Comm_commit builds it.
  * MPI_COMM_SELF is built at init from the world map (one rank: me).
  * Spawn: see sim.h; the AVs of dynamic groups are reference counted by the
  * maps that use them (MPIDIU_map_ref_groups), as in MPICH's glue.
@@ -156,10 +158,66 @@ static sim_comm_t *child_build(sim_t *s, void **ph, const sim_gp_t *pgp, const i
     return c;
 }
 
+typedef struct node_arg { const sim_t *s; const sim_gp_t *gp; } node_arg_t;
+
+static int32_t gp_node_of(void *arg, uint32_t r)
+{
+    const node_arg_t *a = arg;
+    uint32_t g = sim_gp_at(a->gp, r);
+    return SIM_PGID(g) ? -1 : (int32_t) sim_node_of(a->s, g);
+}
+
+static int seen_test_set(sim_t *s, uint32_t nd)
+{
+    int was = (int) (s->seen[nd >> 6] >> (nd & 63) & 1);
+    s->seen[nd >> 6] |= 1ull << (nd & 63);
+    return was;
+}
+
+/* the node hierarchy MPIR_Comm_commit gives c: its placement, then every
+ * back end's hier() */
+static void build_hier(sim_t *s, sim_comm_t *c)
+{
+    node_arg_t a = { s, c->gp };
+    sim_hier_ev_t ev = { .n = c->size, .my_rank = c->rank, .max_nodes = s->nnodes,
+                         .node_of = gp_node_of, .arg = &a, .consecutive = 1, .balanced = 1 };
+    uint32_t prev = UINT32_MAX, run = 0, run0 = 0, r;
+    for (r = 0; r < c->size; r++) {
+        int32_t nd = gp_node_of(&a, r);
+        if (nd < 0) { ev.unknown = 1; break; }
+        int fresh = !seen_test_set(s, (uint32_t) nd);
+        ev.nnodes += (uint32_t) fresh;
+        if ((uint32_t) nd != prev) {
+            if (!fresh) ev.consecutive = 0;
+            if (prev != UINT32_MAX && run0 == 0) run0 = run;
+            else if (prev != UINT32_MAX && run != run0) ev.balanced = 0;
+            run = 0;
+            prev = (uint32_t) nd;
+        }
+        run++;
+    }
+    if (run0 && run != run0) ev.balanced = 0;
+    for (uint32_t k = 0; k < r; k++) {           /* clear what the scan set */
+        uint32_t nd = (uint32_t) gp_node_of(&a, k);
+        s->seen[nd >> 6] &= ~(1ull << (nd & 63));
+    }
+    if (ev.unknown) ev.nnodes = 0;
+    for (int i = 0; i < s->nb; i++) {
+        sim_backend_t *b = s->b[i];
+        if (!b->hier) continue;
+        c->hh[i] = b->hier(b, &ev);
+        if (!c->hh[i]) {
+            fprintf(stderr, "sim: back end %s failed on a node hierarchy (n=%u)\n", b->name, ev.n);
+            s->err = 1;
+        }
+    }
+}
+
 static void build_internal(sim_t *s, sim_comm_t *c)
 {
     if (!s->internal || c->inter) return;
     if (!c->gp) { fprintf(stderr, "sim: internal comms of a forgotten comm\n"); s->err = 1; return; }
+    build_hier(s, c);
     uint32_t n = c->size, nloc = 0, nroots = 0;
     for (uint32_t r = 0; r < n; r++)
         if (SIM_PGID(sim_gp_at(c->gp, r)) != 0) return;    /* a dynamic process: no node ids */
@@ -238,7 +296,8 @@ static void release_maps(sim_t *s, sim_comm_t *c)
         if (c->h[i]) s->b[i]->release(s->b[i], c->h[i]);
         if (c->rh[i]) s->b[i]->release(s->b[i], c->rh[i]);
         if (c->gh[i]) s->b[i]->release(s->b[i], c->gh[i]);
-        c->h[i] = c->rh[i] = c->gh[i] = NULL;
+        if (c->hh[i]) s->b[i]->hier_release(s->b[i], c->hh[i]);
+        c->h[i] = c->rh[i] = c->gh[i] = c->hh[i] = NULL;
     }
     sim_forget(c);
 }

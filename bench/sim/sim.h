@@ -14,6 +14,11 @@
  * none to libavrm, whose GRID mode uses only the MPI_Dims_create-style
  * factorizations of the world it adds itself).
  *
+ * Node hierarchies: every committed intracommunicator but the internal
+ * ones (as MPIR_Comm_commit does) is shown to each back end's hier() with
+ * the node of every member; the world's node map is each back end's own,
+ * made when the world's AV is (av_create of pgid 0).
+ *
  * Memory: a comm keeps its packed gpid array (4 B/rank, transient) only
  * until sim_forget(); the world and its dups need none (identity).
  */
@@ -45,6 +50,18 @@ enum sim_ev_kind {
     SIM_EV_GROUP_BUILD /* an MPI group: rank i = parent rank mapping[i] */
 };
 
+/* A committed intracommunicator's placement: node of every rank (node_of;
+ * -1 for a dynamic process) and what the MODELs' rules ask of it. */
+typedef struct sim_hier_ev {
+    uint32_t n, my_rank, max_nodes;
+    int32_t (*node_of)(void *arg, uint32_t rank);
+    void *arg;
+    uint32_t nnodes;          /* nodes spanned (0 when unknown) */
+    uint8_t unknown;          /* a member has no node (dynamic process) */
+    uint8_t consecutive;      /* each node's ranks are one run */
+    uint8_t balanced;         /* every node holds the same number of ranks */
+} sim_hier_ev_t;
+
 typedef struct sim_ev {
     int kind;
     void *const *parents;     /* back end's handles */
@@ -66,6 +83,12 @@ typedef struct sim_mem {
     double tables;        /* unique O(n) tables (lut/mlut/VCRT) */
     double shared_avoided;/* bytes that sharing avoided (not part of the total) */
     double total;         /* av_entries + side + meta + maps + tables */
+    /* beyond the address layer (the whole library's O(P) state) */
+    double hier;          /* communicators' node hierarchies (stock: intranode_table
+                           * + internode_table, 8 B per member) */
+    double node_map;      /* the process's node of every peer and shm local rank of
+                           * every peer (stock: 8 B per peer) */
+    double library;       /* total + hier + node_map */
 } sim_mem_t;
 
 typedef struct sim sim_t;
@@ -81,6 +104,9 @@ struct sim_backend {
     void (*destroy)(sim_backend_t *b);
     /* a dynamic group's AV is freed (no map uses it any more); may be NULL */
     void (*av_destroy)(sim_backend_t *b, uint16_t pgid, uint32_t size);
+    /* node hierarchy of a committed intracommunicator; NULL: error */
+    void *(*hier)(sim_backend_t *b, const sim_hier_ev_t *ev);
+    void (*hier_release)(sim_backend_t *b, void *h);
     /* filled by the simulator when sim_t.timing is set: thread CPU time
      * spent in map() (the calibrated cost of reading the clock removed),
      * calls, and ranks of the maps built other than dups/whole groups */
@@ -104,6 +130,7 @@ struct sim_comm {
     sim_gp_t *rgp;
     void *rh[SIM_MAXB];
     void *gh[SIM_MAXB];       /* the group MPI_Comm_group cached (sim_comm_group) */
+    void *hh[SIM_MAXB];       /* node hierarchy (committed non-internal intracomms) */
     sim_comm_t *node, *roots, *local;   /* internal comms MPICH creates */
     uint8_t dyn, rdyn;        /* bit g-1: the local / remote map uses dynamic group g */
     sim_comm_t *next;         /* all comms, for teardown */

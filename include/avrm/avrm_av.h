@@ -11,6 +11,7 @@
 #define AVRM_AV_H
 
 #include "avrm_ctx.h"
+#include "avrm_hier.h"
 
 typedef struct avrm_av_params {
     uint32_t    size;        /* peers in the group, 1..AVRM_MAX_WORLD */
@@ -40,6 +41,14 @@ avrm_status_t avrm_av_set(avrm_av_t *av, avrm_lpid_t lpid, uint64_t addr, int is
 avrm_status_t avrm_av_make_stored(avrm_ctx_t *ctx, avrm_av_t *av);
 
 void avrm_av_destroy(avrm_ctx_t *ctx, avrm_pgid_t pgid);
+
+/* My node's members, from the world's node hierarchy h (avrm_hier.h), as
+ * the locality of a computed world AV: RANGE when they are consecutive
+ * ranks, CYCLIC for a round-robin placement, else LIST. A LIST needs
+ * list[avrm_locality_list_len(h)] from the caller (0: none needed), filled
+ * here; avrm_av_create copies it. O(1); LIST O(local_size). */
+uint32_t avrm_locality_list_len(const avrm_hier_t *h);
+void avrm_locality_of_hier(const avrm_hier_t *h, uint32_t *list, avrm_locality_t *loc);
 
 static inline int avrm_locality_has(const avrm_locality_t *loc, avrm_lpid_t lpid)
 {

@@ -29,7 +29,14 @@
  * BLOCK/CYCLIC.
  *
  * Costs of the queries: BLOCK/CYCLIC O(1); RUNS O(log nnodes);
- * TABLE internode O(1), intranode O(log local_size).
+ * TABLE internode O(1), intranode O(log local_size). The intranode rank of
+ * a rank known to be local (avrm_hier_local_index) is one subtraction for
+ * BLOCK and RUNS.
+ *
+ * MPICH uses it twice: inline in every communicator (MPIR_Comm.hier), and
+ * once per process for the world (MPIR_Process.node_hier), where it replaces
+ * stock's node_map (4 B per peer) and the shared-memory module's
+ * local_ranks (4 B per peer): node ids are internode ranks of the world.
  *
  * Thread safety: build and release are writers (serialize them with the
  * other writers of the context, see avrm_ctx.h); queries only read the
@@ -118,6 +125,27 @@ static inline uint32_t avrm_hier_internode(const avrm_hier_t *h, uint32_t r)
     }
 }
 
+/* Intranode rank of r, a rank known to be on this process's node (the
+ * shared-memory send path asks only about such ranks): a subtraction for
+ * BLOCK and RUNS, a division for CYCLIC, O(log local_size) for TABLE. */
+static inline uint32_t avrm_hier_local_index(const avrm_hier_t *h, uint32_t r)
+{
+    switch (h->form) {
+    case AVRM_HIER_BLOCK:  return r - h->my_node * h->q;
+    case AVRM_HIER_CYCLIC: return r / h->nnodes;
+    case AVRM_HIER_RUNS:   return r - h->words[h->my_node];
+    case AVRM_HIER_TABLE: {                   /* local[] is sorted */
+        uint32_t lo = 0, hi = h->local_size;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (h->words[mid] < r) lo = mid + 1; else hi = mid;
+        }
+        return lo;
+    }
+    default:               return 0;          /* NONE: r is this process */
+    }
+}
+
 /* Intranode rank of r on this process's node, -1 when r is elsewhere. */
 static inline int32_t avrm_hier_intranode(const avrm_hier_t *h, uint32_t r)
 {
@@ -125,19 +153,7 @@ static inline int32_t avrm_hier_intranode(const avrm_hier_t *h, uint32_t r)
         return h->my_node == r ? 0 : -1;
     if (avrm_hier_internode(h, r) != h->my_node)
         return -1;
-    switch (h->form) {
-    case AVRM_HIER_BLOCK:  return (int32_t) (r % h->q);
-    case AVRM_HIER_CYCLIC: return (int32_t) (r / h->nnodes);
-    case AVRM_HIER_RUNS:   return (int32_t) (r - h->words[h->my_node]);
-    default: {                                /* TABLE: local[] is sorted */
-        uint32_t lo = 0, hi = h->local_size;
-        while (lo < hi) {
-            uint32_t mid = lo + (hi - lo) / 2;
-            if (h->words[mid] < r) lo = mid + 1; else hi = mid;
-        }
-        return (int32_t) lo;
-    }
-    }
+    return (int32_t) avrm_hier_local_index(h, r);
 }
 
 /* Rank of this node's member i (i < local_size), ascending in i. */

@@ -28,6 +28,39 @@ static avrm_status_t check_locality(const avrm_locality_t *l, uint32_t size)
     return AVRM_ERR_ARG;
 }
 
+/* My node's members are one run of ranks (in any form, the first and the
+ * last member then bound local_size ranks). */
+static int members_are_a_run(const avrm_hier_t *h)
+{
+    return avrm_hier_local_member(h, h->local_size - 1) - avrm_hier_local_member(h, 0) + 1 ==
+           h->local_size;
+}
+
+uint32_t avrm_locality_list_len(const avrm_hier_t *h)
+{
+    return members_are_a_run(h) || h->form == AVRM_HIER_CYCLIC ? 0 : h->local_size;
+}
+
+void avrm_locality_of_hier(const avrm_hier_t *h, uint32_t *list, avrm_locality_t *loc)
+{
+    memset(loc, 0, sizeof(*loc));
+    if (members_are_a_run(h)) {
+        loc->kind = AVRM_LOCAL_RANGE;
+        loc->first = avrm_hier_local_member(h, 0);
+        loc->count = h->local_size;
+    } else if (h->form == AVRM_HIER_CYCLIC) {
+        loc->kind = AVRM_LOCAL_CYCLIC;
+        loc->nnodes = h->nnodes;
+        loc->node = h->my_node;
+    } else {
+        loc->kind = AVRM_LOCAL_LIST;
+        for (uint32_t i = 0; i < h->local_size; i++)
+            list[i] = avrm_hier_local_member(h, i);
+        loc->count = h->local_size;
+        loc->list = list;
+    }
+}
+
 avrm_status_t avrm_av_create(avrm_ctx_t *ctx, const avrm_av_params_t *params, avrm_av_t **out)
 {
     if (!ctx || !params || !out || params->size == 0) return AVRM_ERR_ARG;

@@ -3,13 +3,15 @@
  * a list of communicator scenarios and prints, for every rank, libavrm's
  * accounting as MPICH's MPI_T pvars give it (avrm_av_entry_bytes,
  * avrm_av_side_bytes, avrm_av_meta_bytes, avrm_map_bytes,
- * avrm_table_bytes, avrm_table_shared_bytes, avrm_index_bytes and the
- * array avrm_maps_by_mode, named by avrm_comm_map_mode's enumeration).
+ * avrm_table_bytes, avrm_table_shared_bytes, avrm_index_bytes,
+ * avrm_hier_bytes (communicators' node hierarchies), avrm_node_map_bytes
+ * (the world's node map) and the array avrm_maps_by_mode, named by
+ * avrm_comm_map_mode's enumeration).
  *
  *   mpiexec -n N /abs/path/pvars [scen,...]    (spawn runs the same binary)
  *
  * Output (rank 0 prints every rank's line, gathered):
- *   SCEN[-freed] RANK av_entry av_side av_meta map table table_shared index MODES
+ *   SCEN[-freed] RANK av_entry av_side av_meta map table table_shared index hier node_map MODES
  * Each scenario creates its communicators, reads, frees them in reverse
  * order and reads again ("-freed"); the next starts from that state.
  * bench/sim/predict.c describes the same scenarios in simulator calls and
@@ -19,8 +21,8 @@
  * give, per rank, the growth of the malloc heap (glibc mallinfo2:
  * uordblks + hblkhd) across the scenario's creations and the growth of
  * libavrm's bytes (the size pvars but table_shared) over the same span;
- * the difference is MPICH's per-communicator objects (MPIR_Comm, its
- * intranode/internode tables, collective and device state) plus anything
+ * the difference is MPICH's per-communicator objects (MPIR_Comm,
+ * collective and device state) plus anything
  * libfabric allocates. "heap mpi_init" spans MPI_Init (libfabric's address
  * vector, MPICH's per-process arrays, the world's and self's comms).
  * Exit 1 (and "pvars: ..." on stderr) when a pvar cannot be read.
@@ -34,12 +36,13 @@
 #include "pvar.h"               /* bench/real/pvar.h */
 #include "../../bench/common/namelist.h"
 
-#define NSIZE 7
+#define NSIZE 9
 #define MAXMODES 32
 #define MAXC 16
 static const char *const size_pvars[NSIZE] = {
     "avrm_av_entry_bytes", "avrm_av_side_bytes", "avrm_av_meta_bytes", "avrm_map_bytes",
-    "avrm_table_bytes", "avrm_table_shared_bytes", "avrm_index_bytes"
+    "avrm_table_bytes", "avrm_table_shared_bytes", "avrm_index_bytes", "avrm_hier_bytes",
+    "avrm_node_map_bytes"
 };
 
 static int rank, size, nmodes;

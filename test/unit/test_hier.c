@@ -4,11 +4,27 @@
  * them (tu_hier.h): for every placement (block, cyclic, uneven runs, random,
  * one node, one rank per node, unknown nodes) and every process of it,
  * every rank's intranode and internode rank, the node's members and every
- * node's leader, the form chosen and its out-of-line bytes; then the
+ * node's leader, the form chosen and its out-of-line bytes, and the
+ * locality a computed AV takes from it (avrm_locality_of_hier); then the
  * errors (bad arguments, allocation failures at every step).
  */
 #include "tu_hier.h"
 #include "avrm_alloc.h"
+
+/* my node as a computed world AV describes it (avrm_locality_of_hier):
+ * ranks whose locality differs from the hierarchy's answer */
+static uint32_t locality_mismatches(const avrm_hier_t *h, uint32_t n)
+{
+    uint32_t len = avrm_locality_list_len(h), bad = 0;
+    uint32_t *list = len ? malloc(sizeof(uint32_t) * len) : NULL;
+    avrm_locality_t loc;
+    avrm_locality_of_hier(h, list, &loc);
+    for (uint32_t r = 0; r < n; r++)
+        bad += avrm_locality_has(&loc, r) != (avrm_hier_intranode(h, r) >= 0);
+    bad += (loc.kind == AVRM_LOCAL_LIST) != (len > 0);
+    free(list);
+    return bad;
+}
 
 /* build for a few processes of the placement (all when small), check,
  * release; the form must be `form` (or any when form < 0) */
@@ -28,6 +44,7 @@ static void check_placement(const tu_place_t *p, int form)
         }
         CHECK(ctx->stats.hier_bytes == avrm_hier_bytes(&h));
         CHECK(tu_hier_mismatches(&h, p, me) == 0);
+        CHECK(locality_mismatches(&h, p->n) == 0);
         avrm_hier_release(ctx, &h);
         CHECK(ctx->stats.hier_bytes == 0 && h.form == AVRM_HIER_NONE && h.words == NULL);
     }

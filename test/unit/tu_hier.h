@@ -75,7 +75,8 @@ static inline void tu_href_free(tu_href_t *f)
 
 /* answers of h (built for process me of placement p) that differ from the
  * reference: form, bytes, sizes, every rank's intranode and internode rank,
- * the members, the leaders, node-consecutiveness */
+ * the members (and each member's local index), the leaders,
+ * node-consecutiveness */
 static inline uint32_t tu_hier_mismatches(const avrm_hier_t *h, const tu_place_t *p, uint32_t me)
 {
     tu_href_t f;
@@ -90,7 +91,8 @@ static inline uint32_t tu_hier_mismatches(const avrm_hier_t *h, const tu_place_t
             bad += avrm_hier_internode(h, r) != (uint32_t) f.inter[r] ||
                    avrm_hier_intranode(h, r) != f.intra[r];
         for (uint32_t i = 0; i < f.nlocal; i++)
-            bad += avrm_hier_local_member(h, i) != f.local[i];
+            bad += avrm_hier_local_member(h, i) != f.local[i] ||
+                   avrm_hier_local_index(h, f.local[i]) != i;
         for (uint32_t e = 0; e < f.nnodes; e++)
             bad += avrm_hier_leader(h, e) != f.leader[e];
         bad += avrm_hier_is_consecutive(h) !=

@@ -11,8 +11,9 @@
  * Thread safety: writers hold MPIDIU_THREAD_UTIL_MUTEX (see ch4_avrm.h):
  * MPIDIU_new_avt and MPIDIU_free_avt take it; the reference counting below
  * runs inside map builds and releases, which hold it (never taken twice).
- * Costs: init O(world) (stored: the entry array and its locality bits;
- * computed: O(world) scan of node_map to describe my node); new/free group
+ * Costs: init O(world) for a stored AV (the entry array and its locality
+ * bits), O(1) computed (my node from the world's node hierarchy; O(local
+ * size) when it is neither consecutive nor round-robin); new/free group
  * O(size); set O(1); ref counting O(1) per group, O(ranks) for a multi-group
  * map. Per-group state (pg_refs, pg_seen) is sized when a group is created,
  * where failing is reportable: taking or dropping references never allocates.
@@ -55,68 +56,25 @@ static void params_from_cvars(avrm_params_t * p)
     p->computed_av = MPIR_CVAR_AVRM_COMPUTED_AV ? 1 : 0;
 }
 
-/* My node's members in the world, as a libavrm locality description:
- * RANGE (block placement), CYCLIC (round-robin cliques) or LIST.
- * *list is allocated for LIST only (libavrm copies it). */
+/* My node's members in the world, as a libavrm locality description, from
+ * the world's node hierarchy (avrm_locality_of_hier). *list is allocated
+ * for a LIST only (libavrm copies it). */
 static int world_locality(avrm_locality_t * loc, uint32_t ** list)
 {
-    const int *nm = MPIR_Process.node_map;
-    int n = MPIR_Process.size, me = MPIR_Process.rank, k = MPIR_Process.num_nodes;
-    int first = -1, last = -1, count = 0, cyclic = k > 0;
+    const avrm_hier_t *h = &MPIR_Process.node_hier;
+    uint32_t len = avrm_locality_list_len(h);
 
-    memset(loc, 0, sizeof(*loc));
     *list = NULL;
-    for (int i = 0; i < n; i++) {
-        int local = nm[i] == nm[me];
-        if (local) {
-            if (first < 0)
-                first = i;
-            last = i;
-            count++;
-        }
-        if (cyclic && local != (i % k == me % k))
-            cyclic = 0;
-    }
-    if (last - first + 1 == count) {
-        loc->kind = AVRM_LOCAL_RANGE;
-        loc->first = (uint32_t) first;
-        loc->count = (uint32_t) count;
-    } else if (cyclic) {
-        loc->kind = AVRM_LOCAL_CYCLIC;
-        loc->nnodes = (uint32_t) k;
-        loc->node = (uint32_t) (me % k);
-    } else {
-        *list = MPL_malloc(count * sizeof(uint32_t), MPL_MEM_ADDRESS);
+    if (len) {
+        *list = MPL_malloc(len * sizeof(uint32_t), MPL_MEM_ADDRESS);
         if (!*list)
             return MPIR_avrm_err(AVRM_ERR_NOMEM, "list of my node's members");
-        loc->kind = AVRM_LOCAL_LIST;
-        loc->count = 0;
-        for (int i = 0; i < n; i++)
-            if (nm[i] == nm[me])
-                (*list)[loc->count++] = (uint32_t) i;
-        loc->list = *list;
     }
+    avrm_locality_of_hier(h, *list, loc);
     return MPI_SUCCESS;
 }
 
-/* libavrm allocates through MPL, so that MPICH's memory tracing
- * (--enable-g=mem) reports its blocks with MPICH's own. */
-static void *avrm_mpl_malloc(size_t bytes)
-{
-    return MPL_malloc(bytes, MPL_MEM_ADDRESS);
-}
-
-static void *avrm_mpl_realloc(void *p, size_t bytes)
-{
-    return MPL_realloc(p, bytes, MPL_MEM_ADDRESS);
-}
-
-static void avrm_mpl_free(void *p)
-{
-    MPL_free(p);
-}
-
-/* Context and world AV. Runs after MPIR_pmi_init (node_map exists) and
+/* Context and world AV. Runs after MPIR_pmi_init (node_hier exists) and
  * before any communicator exists. */
 int MPIDIU_avt_init(void)
 {
@@ -126,8 +84,6 @@ int MPIDIU_avt_init(void)
     avrm_av_t *av = NULL;
     uint32_t *list = NULL;
 
-    static const avrm_allocator_t mpl = { avrm_mpl_malloc, avrm_mpl_realloc, avrm_mpl_free };
-    avrm_set_allocator(&mpl);
     params_from_cvars(&params);
     MPIDI_avrm.stored_reason = NULL;
     mpi_errno = MPIR_avrm_err(avrm_ctx_create(&params, &MPIDI_avrm.ctx), "address layer context");
@@ -152,11 +108,11 @@ int MPIDIU_avt_init(void)
     MPL_free(list);
     MPIR_ERR_CHECK(mpi_errno);
     if (av->entries) {
-        /* address 0 until the netmod inserts it; the local bit from node_map */
+        /* address 0 until the netmod inserts it; the local bit from the
+         * world's node hierarchy */
         for (int i = 0; i < MPIR_Process.size; i++)
             avrm_av_set(av, (avrm_lpid_t) i, 0,
-                        MPIR_Process.node_map[i] == MPIR_Process.node_map[MPIR_Process.rank],
-                        NULL);
+                        avrm_hier_intranode(&MPIR_Process.node_hier, (uint32_t) i) >= 0, NULL);
     }
     MPIDIU_avt_add_ref(0);      /* the world group lives until finalize */
 
@@ -173,7 +129,6 @@ int MPIDIU_avt_destroy(void)
     MPIR_Avrm_ctx = NULL;
     avrm_ctx_destroy(MPIDI_avrm.ctx);   /* every AV and table left */
     MPIDI_avrm.ctx = NULL;
-    avrm_set_allocator(NULL);
     MPL_free(MPIDI_avrm.pg_refs);
     MPL_free(MPIDI_avrm.pg_seen);
     MPIDI_avrm.pg_refs = NULL;

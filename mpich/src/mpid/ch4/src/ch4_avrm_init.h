@@ -74,11 +74,12 @@ cvars:
 
 /* ---- MPI_T performance variables ------------------------------------- */
 
-/* Which libavrm counter a process-wide SIZE pvar reads. */
+/* Which libavrm counter a process-wide SIZE pvar reads (node map: the
+ * world's hierarchy, MPIR_Process.node_hier, built before the context). */
 enum MPIDI_avrm_pvar {
     AVRM_PVAR_AV_ENTRY, AVRM_PVAR_AV_SIDE, AVRM_PVAR_AV_META, AVRM_PVAR_MAP,
     AVRM_PVAR_TABLE, AVRM_PVAR_TABLE_SHARED, AVRM_PVAR_INDEX, AVRM_PVAR_HIER, AVRM_PVAR_RANK_INDEX,
-    AVRM_PVAR_COUNT
+    AVRM_PVAR_NODE_MAP, AVRM_PVAR_COUNT
 };
 
 static const struct {
@@ -93,6 +94,7 @@ static const struct {
     {"avrm_index_bytes", "Bytes of the table content-sharing index"},
     {"avrm_hier_bytes", "Bytes of communicators' node hierarchies out of line (0 for block/cyclic placements)"},
     {"avrm_rank_index_bytes", "Bytes of groups' rank indexes (process -> rank; 4 per member of a searched table group)"},
+    {"avrm_node_map_bytes", "Bytes of the world's node map out of line (stock: node_map and shm local_ranks, 8 per peer; here 0 for block/round-robin placements)"},
 };
 
 static int MPIDI_avrm_pvar_ids[AVRM_PVAR_COUNT];
@@ -118,8 +120,10 @@ static unsigned long long MPIDI_avrm_stat(int which)
             return s.index_bytes;
         case AVRM_PVAR_HIER:
             return s.hier_bytes;
-        default:
+        case AVRM_PVAR_RANK_INDEX:
             return s.rank_index_bytes;
+        default:
+            return avrm_hier_bytes(&MPIR_Process.node_hier);
     }
 }
 
