@@ -42,7 +42,7 @@ bench-library-memory: bench/bench-memory
 # (bytes per process of the world, least squares) and slopes.png
 bench-comm-memory:
 	MPICH_PATCHED=$(MPICH_PATCHED) MPICH_STOCK=$(MPICH_STOCK) REPORT_COMMAND="make bench-comm-memory" \
-	STEPS=heap HEAP_NPS="8 16 32 64 128" HEAP_K="40 40 40 40 20" HEAP_NODE_SIZE=8 \
+	STEPS="fiav heap" HEAP_NPS="8 16 32 64 128" HEAP_K="40 40 40 40 20" HEAP_NODE_SIZE=8 \
 	HEAP_SHAPES=dup,oddeven,cart,cartrows,win,comm_group,range_incl,group_rand,group_excl \
 		$(top_srcdir)/bench/real/run-real.sh $(abs_top_builddir)/bench/out/comm-memory
 	python3 $(top_srcdir)/bench/real/commslope.py $(abs_top_builddir)/bench/out/comm-memory

@@ -8,6 +8,9 @@
 #            else sockets, else tcp (an MPI run on each MPICH build confirms)
 #            -> provider.txt; every OFI run below uses it
 #   av       AV bytes per peer, pvar avrm_av_entry_bytes (avbytes.c) -> av.csv
+#   fiav     what libfabric's own address vector costs per peer, per provider
+#            (fiavbytes.c: FI_AV_TABLE, FIAV_NS distinct peers inserted one
+#            by one, malloc heap before/after; no MPI) -> fiav.csv
 #   heap     heap bytes per created communicator, 11 shapes, HEAP_NPS, all
 #            libraries, K creations each (commheap.c) -> heap.csv, maps.csv
 #   ctime    creation time, CT_REPS interleaved repetitions per library at
@@ -47,7 +50,7 @@ out=${1:-$top/bench/out/real}
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 : "${MPICH_PATCHED:=$top/mpich-build/mpich-patched}" "${MPICH_STOCK:=$top/mpich-build/mpich-stock}"
 : "${LIBS:=ours stock ompi}" "${NICE:=10}"
-: "${STEPS:=probe av heap ctime insns rate gen netpipe msgrate}"
+: "${STEPS:=probe av fiav heap ctime insns rate gen netpipe msgrate}"
 : "${HEAP_NPS:=8 16 32}" "${HEAP_K:=1000 1000 1000}" "${HEAP_SHAPES:=dup,oddeven,halves,reversed,random,cartrows,shared,create_group,intercomm}" "${HEAP_NODE_SIZE:=}"
 : "${CT_NPS:=8 16}" "${CT_K:=40}" "${CT_REPS:=5}"
 : "${CG_NP:=6}" "${RATE_B:=64}" "${RATE_R:=100}" "${RATE_REPS:=5}" "${GENS:=6}" "${GEN_R:=30}"
@@ -151,6 +154,19 @@ else
 fi
 export FI_PROVIDER
 echo "FI_PROVIDER=$FI_PROVIDER"
+
+if want fiav; then
+    hdr fiav "libfabric's AV heap per peer, per provider (FI_AV_TABLE)"
+    run "${CC:-cc}" -O2 -Wall -o "$out/fiavbytes" "$here/fiavbytes.c" -lfabric || failed="$failed build-fiavbytes"
+    echo "provider,peers,heap_bytes,bytes_per_peer" > "$out/fiav.csv"
+    for prov in ${FIAV_PROVIDERS:-sockets tcp udp shm}; do
+        # shm maps at most 256 peers per AV in this libfabric: measured at 200
+        ns=${FIAV_NS:-1000,10000,30000}; [ "$prov" = shm ] && ns=100,200
+        echo "+ env -u FI_PROVIDER $out/fiavbytes -n $ns $prov"
+        env -u FI_PROVIDER timeout 600 "$out/fiavbytes" -n "$ns" "$prov" | tee "$out/fiav-$prov.txt" || true
+        awk 'NF == 4 { print $1 "," $2 "," $3 "," $4 }' "$out/fiav-$prov.txt" >> "$out/fiav.csv"
+    done
+fi
 
 if want av; then
     hdr av "AV bytes per peer (pvar avrm_av_entry_bytes / world size)"

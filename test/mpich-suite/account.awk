@@ -7,6 +7,7 @@
 #   stopped D MESSAGE     runtests stopped early in D
 #   ok|fail D/N NP        a TAP result; tapskip D/N NP REASON: a TAP "# SKIP"
 #   time D SECONDS        (ignored here)
+#   only D/N              a SUITE_ONLY entry: it must match an expected run
 # Failures: unexpected "not ok", every expected run of a program that did not
 # build, every expected run missing from the TAP output, extra runs, stale
 # xfail entries (no such run, and not a listed skip) and malformed ones. XFAIL counts as neither passed nor failed; XPASS
@@ -33,7 +34,8 @@ $1 == "time"    { next }
 $1 == "nobuild" { nb[$2] = 1; next }
 $1 == "stopped" { stop[$2] = rest(3); next }
 { k = $2 " " $3; d = dirof($2) }
-$1 == "expect"  { if (!(k in want)) ek[++nek] = k; want[k]++; ne[d]++; next }
+$1 == "expect"  { if (!(k in want)) ek[++nek] = k; want[k]++; ne[d]++; eid[$2] = 1; next }
+$1 == "only"    { onl[++nonl] = $2; next }
 $1 == "skip" || $1 == "tapskip" {
     why = ($1 == "tapskip" ? "runtests: " : "") rest(4)
     s = $2 " np=" $3 ": " why (k in x ? " (in xfail.txt)" : "")
@@ -72,6 +74,8 @@ END {
             bad("stale xfail entry " nameof(k) " np=" npof(k) ": no such run (" x[k] ")")
     }
     for (i = 1; i <= nbadx; i++) bad(badx[i])
+    for (i = 1; i <= nonl; i++)
+        if (!(onl[i] in eid)) bad("SUITE_ONLY entry " onl[i] " matches no testlist line that runs")
     for (i = 1; i <= nx; i++) print xfl[i]
     for (i = 1; i <= nso; i++) print "SKIP " so[i] (sk[so[i]] > 1 ? " (x" sk[so[i]] ")" : "")
     printf "expected failures: %d\n", nx

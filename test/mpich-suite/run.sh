@@ -33,6 +33,8 @@
 #   SUITE_SKIP_LIST  list used instead of ci-skip.txt (test/cluster/run.sh adds to it)
 #   SUITE_SKIP_DTP   directories whose testlist.dtp is left out of the CI
 #                    subset (default: rma; SUITE_FULL=1 runs them)
+#   SUITE_ONLY       DIR/NAME list: in a directory it names, only those tests
+#                    are built and run, the others counted as skipped
 set -u
 [ $# -eq 3 ] || { echo "usage: $0 PREFIX MPICH_SRC OUTDIR" >&2; exit 2; }
 prefix=$(cd "$1" && pwd) || exit 2
@@ -106,9 +108,11 @@ if [ -d "$bld/dtpools" ]; then
     (cd "$bld/dtpools" && make -j"$jobs" > make.log 2>&1) || { tail -20 "$bld/dtpools/make.log"; exit 2; }
 fi
 for d in $dirs; do
-    # build everything the directory lists; a program that does not build
-    # fails each of its runs (its failed targets are read from make.log below)
-    (cd "$bld/$d" && make -k -j"$jobs" > make.log 2>&1) ||
+    # build everything the directory lists (or SUITE_ONLY's programs of it); a
+    # program that does not build fails each of its runs (its failed targets
+    # are read from make.log below)
+    targets=$(for t in ${SUITE_ONLY:-}; do case $t in "$d"/*) echo "${t#"$d"/}" ;; esac; done)
+    (cd "$bld/$d" && make -k -j"$jobs" $targets > make.log 2>&1) ||
         log "$d: some programs did not build (see $bld/$d/make.log)"
 done
 log "build: $(( $(date +%s) - t0 ))s"
@@ -119,6 +123,7 @@ log "build: $(( $(date +%s) - t0 ))s"
 # Every line left out is recorded as skipped (testlist.awk).
 summary=$out/summary.txt
 : > "$summary"
+for t in ${SUITE_ONLY:-}; do echo "only $t" >> "$summary"; done
 skipf=$skip_list
 [ "${SUITE_FULL:-0}" = 1 ] && skipf=""
 for d in $omit_dirs; do
@@ -143,7 +148,8 @@ for d in $dirs; do
             esac
         fi
         awk -f "$here/testlist.awk" -v dir="$d" -v rec="$summary" -v maxnp="$maxnp" \
-            -v skipf="$skipf" -v omit="$omit" -v xf="$xfail_list" "$tl" >> "$bld/$d/testlist.avrm"
+            -v skipf="$skipf" -v omit="$omit" -v xf="$xfail_list" -v only="${SUITE_ONLY:-}" \
+            "$tl" >> "$bld/$d/testlist.avrm"
     done
 done
 

@@ -4,11 +4,15 @@
 #   skip   DIR/NAME NP REASON       the line is left out (counted as skipped)
 # Variables: dir, rec, maxnp (runtests' -maxnp), skipf (ci-skip.txt, or ""
 # for none), omit (a reason: leave out every line of this file), xf
-# (xfail.txt: a matching "DIR/NAME NP" line gets the list's timeLimit=N).
+# (xfail.txt: a matching "DIR/NAME NP" line gets the list's timeLimit=N),
+# only (SUITE_ONLY: space-separated DIR/NAME; when it names tests of this
+# dir, the dir's other lines are left out, counted as skipped).
 # NP is the count as run: the testlist's (2 when absent), capped at maxnp.
 # A ci-skip.txt line is "DIR/NAME REASON" (every np) or "DIR/NAME np=N REASON"
 # (only the run with N processes).
 BEGIN {
+    nonly = split(only, o, /[ \t]+/)
+    for (i = 1; i <= nonly; i++) if (o[i] != "") { keep[o[i]] = 1; sub(/\/.*/, "", o[i]); subset[o[i]] = 1 }
     while (skipf != "" && (getline l < skipf) > 0) {
         if (l ~ /^[ \t]*(#|$)/) continue
         split(l, a, /[ \t]+/); why = l; sub(/^[^ \t]+[ \t]+/, "", why); k = a[1]
@@ -64,6 +68,7 @@ line == "" || line ~ /^!/ { if (line != "") print line; next }   # !dir:target: 
     name = f[1]; sub(/.*\//, "", name)          # runtests reports the basename
     id = dir "/" name
     if (omit != "")           { print "skip " id " " np " " omit >> rec; next }
+    if ((dir in subset) && !((dir "/" f[1]) in keep)) { print "skip " id " " np " not in this run's subset (SUITE_ONLY)" >> rec; next }
     if ((dir "/" f[1]) in skip) { print "skip " id " " np " ci-skip.txt: " skip[dir "/" f[1]] >> rec; next }
     if ((dir "/" f[1] " " np) in skip) { print "skip " id " " np " ci-skip.txt: " skip[dir "/" f[1] " " np] >> rec; next }
     print "expect " id " " np >> rec

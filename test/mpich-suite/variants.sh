@@ -1,39 +1,65 @@
 #!/bin/sh
-# MPICH's suite directories again under our CVAR variants, each a run of
-# run.sh with the variant's environment:
+# MPICH's suite directories again under our CVAR variants and emulated node
+# placements, each a run of run.sh with the variant's environment:
 #   tables    MPIR_CVAR_AVRM_PATTERNS=0     every rank map is a lookup table
 #   computed  MPIR_CVAR_AVRM_COMPUTED_AV=1  the world AV stores no entry
+#   oddeven   MPIR_CVAR_ODD_EVEN_CLIQUES=1  two nodes, round-robin (cyclic
+#             node hierarchies; node-aware collectives cross nodes)
+#   block3    MPIR_CVAR_NUM_CLIQUES=3 + _CLIQUES_BY_BLOCK=1: three nodes by
+#             block, uneven for most sizes
 #
 #   variants.sh PREFIX MPICH_SRC OUTDIR
 #
-# VARIANT_DIRS (default: comm group topo spawn; the tables variant leaves
-# spawn out of CI time, its runs listed as skipped: its maps are the same
-# tables as any other's, while the computed variant's spawned groups are the
-# stored AVs beside a computed world). AVRM_SUITE_BUILD: a suite
+# Directories (VARIANT_DIRS overrides them for every variant):
+#   tables    comm group topo; spawn left out of CI time, its runs listed as
+#             skipped (its maps are the same tables as any other's)
+#   computed  comm group topo spawn (spawned groups are stored AVs beside a
+#             computed world)
+#   oddeven, block3  comm group topo and a subset of coll (COLL_SUBSET below:
+#             reductions, broadcasts, gathers, all-to-all, scans; the rest of
+#             coll listed as skipped). rma in these placements is one
+#             command: VARIANTS="oddeven block3" VARIANT_DIRS=rma (README).
+# VARIANTS selects variants (default, what make check runs: tables computed
+# oddeven; block3 and rma in the placements by command, README "Measured":
+# comm's ctxalloc alone takes 2-3 minutes in a placement on 2 cores).
+# AVRM_SUITE_BUILD: a suite
 # build of the same prefix to reuse (the mpich phase's OUTDIR/build; run-all
 # passes it), else run.sh configures and builds one. Prints each variant's
 # output and one closing "N passed, N failed" (and "skipped: N") summed over
-# the variants; exits nonzero when any variant failed.
+# the variants; exits nonzero when any variant failed or a VARIANTS name is
+# unknown.
 set -u
 [ $# -eq 3 ] || { echo "usage: $0 PREFIX MPICH_SRC OUTDIR" >&2; exit 2; }
 here=$(cd "$(dirname "$0")" && pwd)
 prefix=$1 src=$2 out=$3
 p=0 f=0 s=0
-for v in tables:MPIR_CVAR_AVRM_PATTERNS=0 computed:MPIR_CVAR_AVRM_COMPUTED_AV=1; do
-    name=${v%%:*} cvar=${v#*:}
+COLL_SUBSET="coll/allred coll/allred2 coll/allredmany coll/reduce coll/bcasttest coll/allgather2
+             coll/allgatherv2 coll/alltoall1 coll/alltoallv coll/scantst coll/exscan coll/redscat
+             coll/red_scat_block coll/gather coll/scattern coll/coll2"
+COLL_SUBSET=$(echo $COLL_SUBSET)
+known="tables computed oddeven block3"
+for name in ${VARIANTS:-tables computed oddeven}; do
+    only="" omit=""
+    case $name in
+        tables)   cvar=MPIR_CVAR_AVRM_PATTERNS=0 vdirs="comm group topo" omit=spawn ;;
+        computed) cvar=MPIR_CVAR_AVRM_COMPUTED_AV=1 vdirs="comm group topo spawn" ;;
+        oddeven)  cvar=MPIR_CVAR_ODD_EVEN_CLIQUES=1 vdirs="comm group topo coll" only=$COLL_SUBSET ;;
+        block3)   cvar="MPIR_CVAR_NUM_CLIQUES=3 MPIR_CVAR_CLIQUES_BY_BLOCK=1"
+                  vdirs="comm group topo coll" only=$COLL_SUBSET ;;
+        *) echo "[$name] FAIL: no such variant (known: $known)"; f=$((f + 1)); continue ;;
+    esac
+    [ -n "${VARIANT_DIRS:-}" ] && vdirs=$VARIANT_DIRS omit=""
     vout=$out/$name
     mkdir -p "$vout"
     if [ -n "${AVRM_SUITE_BUILD:-}" ] && [ -d "$AVRM_SUITE_BUILD" ] && [ ! -e "$vout/build" ]; then
         ln -s "$AVRM_SUITE_BUILD" "$vout/build"
     fi
     echo "=== variant $name ($cvar)"
-    vdirs=${VARIANT_DIRS:-comm group topo spawn} omit=""
-    if [ -z "${VARIANT_DIRS:-}" ] && [ "$name" = tables ]; then vdirs="comm group topo" omit=spawn; fi
-    env "$cvar" SUITE_DIRS="$vdirs" SUITE_OMIT_DIRS="$omit" \
+    env $cvar SUITE_DIRS="$vdirs" SUITE_OMIT_DIRS="$omit" SUITE_ONLY="$only" \
         SUITE_OMIT_REASON="tables variant: spawn left out of CI (VARIANT_DIRS=spawn runs it)" \
         "$here/run.sh" "$prefix" "$src" "$vout" > "$vout/run.log" 2>&1
     rc=$?
-    sed "s/^/[$name] /" "$vout/run.log" | grep -v '^\[[a-z]*\] [0-9]* passed, [0-9]* failed$'
+    sed "s/^/[$name] /" "$vout/run.log" | grep -v '^\[[a-z0-9]*\] [0-9]* passed, [0-9]* failed$'
     line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' "$vout/run.log" | tail -1)
     if [ -z "$line" ]; then
         echo "[$name] no closing line (exit $rc)"; f=$((f + 1)); continue

@@ -9,7 +9,12 @@
  * out-of-line bytes. Then node-aware collectives from every root, whose
  * results depend on those answers: MPI_Bcast, MPI_Reduce and MPI_Allreduce
  * with the library's default selection, and in the run with
- * MPIR_CVAR_DEVICE_COLLECTIVES=none and the smp algorithms (testlist). */
+ * MPIR_CVAR_DEVICE_COLLECTIVES=none and the smp algorithms (testlist).
+ * The world's node map (MPIR_Process.node_hier, which replaced stock's
+ * node_map and the shm module's local_ranks): the node keys
+ * MPI_Comm_split_type gives against the hosts' names and the placement the
+ * clique CVARs of the environment ask for (expected_nodes), and the pvar
+ * avrm_node_map_bytes against the bytes of the world's form. */
 #include "avtest_mode.h"
 
 enum { F_NONE, F_BLOCK, F_CYCLIC, F_RUNS, F_TABLE };
@@ -151,6 +156,88 @@ static void check_colls(MPI_Comm comm, const char *what)
         av_err("allreduce: %ld, expected %ld", y, sum_ranks);
 }
 
+/* The node key (lowest world rank of the node) of every world rank, from
+ * sources other than the library's node map: across hosts (emulated hosts
+ * of test/cluster have their own names), the ranks with one processor name;
+ * on one host, the placement the environment's clique CVARs ask for
+ * (MPIR_CVAR_NOLOCAL, _ODD_EVEN_CLIQUES, _NUM_CLIQUES [+ _CLIQUES_BY_BLOCK]:
+ * the first n % k cliques by block hold one rank more), else one node. */
+static void expected_nodes(int *key)
+{
+    const char *nl = getenv("MPIR_CVAR_NOLOCAL"), *oe = getenv("MPIR_CVAR_ODD_EVEN_CLIQUES");
+    const char *nc = getenv("MPIR_CVAR_NUM_CLIQUES"), *bb = getenv("MPIR_CVAR_CLIQUES_BY_BLOCK");
+    int n = av_wsize, k = nc ? atoi(nc) : oe && atoi(oe) ? 2 : 1, hosts = 0, len;
+    char name[MPI_MAX_PROCESSOR_NAME] = { 0 };
+    char *names = malloc((size_t) n * MPI_MAX_PROCESSOR_NAME);
+    MPI_Get_processor_name(name, &len);
+    MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR,
+                  MPI_COMM_WORLD);
+    for (int r = 0; r < n; r++) {
+        key[r] = r;
+        for (int s = 0; s < r; s++)
+            if (!strcmp(names + (size_t) s * MPI_MAX_PROCESSOR_NAME,
+                        names + (size_t) r * MPI_MAX_PROCESSOR_NAME)) {
+                key[r] = s;
+                break;
+            }
+        hosts += key[r] == r;
+    }
+    free(names);
+    if (hosts > 1)                        /* MPICH applies cliques on one host only */
+        return;
+    if (nl && atoi(nl)) {
+        for (int r = 0; r < n; r++)
+            key[r] = r;
+        return;
+    }
+    if (k > n)
+        k = n;
+    if (k < 1)
+        k = 1;
+    int q = n / k, big = n % k, *low = malloc(sizeof(int) * (size_t) k);
+    for (int c = 0; c < k; c++)
+        low[c] = -1;
+    for (int r = 0; r < n; r++) {
+        int c = !(bb && atoi(bb)) ? r % k : r < big * (q + 1) ? r / (q + 1) : (r - big) / q;
+        if (low[c] < 0)
+            low[c] = r;
+        key[r] = low[c];
+    }
+    free(low);
+}
+
+static void check_world_node_map(void)
+{
+    int *want = malloc(sizeof(int) * (size_t) av_wsize), *id = malloc(sizeof(int) * (size_t) av_wsize);
+    av_ctx = "world node map";
+    expected_nodes(want);
+    for (int r = 0; r < av_wsize; r++)
+        if (wnode[r] != want[r])
+            av_err("rank %d is on the node of rank %d, expected with rank %d (hosts, clique CVARs)",
+                   r, wnode[r], want[r]);
+    for (int r = 0; r < av_wsize; r++)
+        id[r] = r;
+    struct ref f;
+    ref_build(id, av_wsize, av_wrank, &f);
+    int idx = av_pvar_index("avrm_node_map_bytes", MPI_T_BIND_NO_OBJECT);
+    unsigned long long bytes = 0;
+    MPI_T_pvar_handle h;
+    int count;
+    if (idx < 0 || MPI_T_pvar_handle_alloc(av_mode_sess, idx, NULL, &h, &count) != MPI_SUCCESS)
+        av_err("the library has no pvar avrm_node_map_bytes");
+    else {
+        MPI_T_pvar_read(av_mode_sess, h, &bytes);
+        MPI_T_pvar_handle_free(av_mode_sess, &h);
+        if (bytes != (unsigned long long) f.bytes)
+            av_err("avrm_node_map_bytes %llu, expected %d (the world's form is %s)", bytes,
+                   f.bytes, form_name[f.form]);
+    }
+    free(f.intra);
+    free(f.inter);
+    free(want);
+    free(id);
+}
+
 static void check(MPI_Comm comm, const char *what)
 {
     if (comm == MPI_COMM_NULL)
@@ -167,6 +254,7 @@ int main(int argc, char **argv)
     world_nodes();
 
     check(MPI_COMM_WORLD, "world");
+    check_world_node_map();
     MPI_Comm_dup(MPI_COMM_WORLD, &c);
     check(c, "dup");
     MPI_Comm_free(&c);

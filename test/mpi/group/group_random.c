@@ -10,7 +10,9 @@
  * regular groups (the world's, a stride, a communicator's) add no table and
  * no rank index, even after searches, and freeing every group returns
  * avrm_map_bytes, avrm_table_bytes and avrm_rank_index_bytes to their
- * values before. The seed is the same on every rank (group operations are
+ * values before; a communicator made from a permuted group
+ * (MPI_Comm_create, _create_group) takes the group's table instead of
+ * building another. The seed is the same on every rank (group operations are
  * local; the collectives are entered by the same decisions).
  * MPI_PROC_NULL must translate to MPI_PROC_NULL whatever the target group
  * (MPI 4.0, 7.4.1): stock MPICH 4.0.2 returns MPI_UNDEFINED for it when the
@@ -304,6 +306,14 @@ static void expect_sizes(const unsigned long long *before, int which_mask, const
             av_err("%s went from %llu to %llu bytes", sz_name[i], before[i], now[i]);
 }
 
+/* the testlist's discriminating run: no content sharing, more ranks than an
+ * inline map holds */
+static int have_table_env(void)
+{
+    const char *v = getenv("MPIR_CVAR_AVRM_SHARE_TABLES");
+    return v && !strcmp(v, "0") && av_wsize > 16;
+}
+
 static void memory_checks(void)
 {
     int W = av_wsize;
@@ -326,10 +336,28 @@ static void memory_checks(void)
     for (int i = 0; i < W; i++)
         perm[i] = i;
     av_shuffle(perm, W, &seed);
+    unsigned long long before[3], with_group[3];
+    read_sizes(before);
     MPI_Group_incl(av_wgroup, W, perm, &g);
     MPI_Group_translate_ranks(av_wgroup, 1, in, g, out);
     if (out[0] != av_find(perm, W, 0))
         av_err("translate into a permuted world: %d", out[0]);
+    /* a communicator made from the group takes the group's map (its table
+     * shared) instead of building another: no table byte more. The group
+     * has a table above 16 members (smaller ones are inline); then with
+     * MPIR_CVAR_AVRM_SHARE_TABLES=0 (testlist: 18 ranks) a second build
+     * would add one. (Its node comm on one node is a slice of that table.) */
+    MPI_Comm c1, c2;
+    read_sizes(with_group);
+    if (have_table_env() && with_group[1] == before[1])
+        av_err("a permuted group of %d has no table: the check below proves nothing", W);
+    MPI_Comm_create(MPI_COMM_WORLD, g, &c1);
+    MPI_Comm_create_group(MPI_COMM_WORLD, g, 11, &c2);
+    expect_sizes(with_group, 2, "MPI_Comm_create and _create_group from a permuted group");
+    av_check_comm(c1, perm, W);
+    av_check_comm(c2, perm, W);
+    MPI_Comm_free(&c1);
+    MPI_Comm_free(&c2);
     MPI_Group_free(&g);
     free(perm);
     expect_sizes(base, 7, "every group freed");

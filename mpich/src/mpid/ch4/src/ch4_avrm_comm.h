@@ -18,8 +18,10 @@
  * the source's map. The local part (L2L, R2L) builds an intracomm's map or an
  * intercomm's local_map; the remote part (L2R, R2R) an intercomm's map.
  * One DUP mapper -> avrm_map_dup (shared table, O(1)); one IRREGULAR mapper ->
- * avrm_map_build (pattern detection, Table II composition); several mappers
- * (intercomm merge) -> avrm_map_build_multi.
+ * avrm_map_build (pattern detection, Table II composition), or a dup of the
+ * group's map when MPI_Comm_create / _create_group made the communicator
+ * from a group (group_map_to_reuse); several mappers (intercomm merge) ->
+ * avrm_map_build_multi.
  *
  * Thread safety: builds and releases are libavrm writers; they run under
  * MPIDIU_THREAD_UTIL_MUTEX (see ch4_avrm.h). Costs: O(ranks) per build, O(1)
@@ -185,6 +187,25 @@ void MPIDIU_comm_local_maps_destroy(void)
 /* The commit pre-hook of every communicator but the builtin ones. An
  * intercomm without remote-part mappers got its map from
  * MPID_Create_intercomm_from_lpids. */
+/* MPI_Comm_create and MPI_Comm_create_group give the new intracommunicator
+ * the group it is made of (comm->local_group) and one mapper that names the
+ * same processes, in the same order, by their ranks in the parent. The
+ * group's map already holds them: a dup (O(1), a table shared) serves
+ * instead of a second build, unless the group's map is MSEG (groups take the
+ * compact builders; MSEG is the slow class on the send path, so such a
+ * communicator gets what the plain builder makes). */
+static const avrm_rankmap_t *group_map_to_reuse(const MPIR_Comm * comm)
+{
+    const MPIR_Comm_map_t *mp = comm->mapper_head;
+    const MPIR_Group *g = comm->local_group;
+
+    if (!g || !mp || mp->next || mp->type != MPIR_COMM_MAP_TYPE__IRREGULAR ||
+        mp->dir != MPIR_COMM_MAP_DIR__L2L || mp->src_mapping_size != g->size ||
+        g->map.size != (uint32_t) g->size || g->map.mode == AVRM_MODE_MSEG)
+        return NULL;
+    return &g->map;
+}
+
 int MPIDI_comm_create_rank_map(MPIR_Comm * comm)
 {
     int mpi_errno = MPI_SUCCESS, found;
@@ -192,11 +213,16 @@ int MPIDI_comm_create_rank_map(MPIR_Comm * comm)
 
     MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
     if (comm->comm_kind == MPIR_COMM_KIND__INTRACOMM) {
+        const avrm_rankmap_t *group_map = group_map_to_reuse(comm);
         MPIDI_COMM(comm, local_map) = NULL;
         memset(&MPIDI_COMM(comm, map), 0, sizeof(avrm_rankmap_t));
-        mpi_errno = build_part(comm, 0, &MPIDI_COMM(comm, map), &found);
-        MPIR_ERR_CHECK(mpi_errno);
-        MPIR_Assert(found);
+        if (group_map) {
+            avrm_map_dup(MPIDI_avrm.ctx, group_map, &MPIDI_COMM(comm, map));
+        } else {
+            mpi_errno = build_part(comm, 0, &MPIDI_COMM(comm, map), &found);
+            MPIR_ERR_CHECK(mpi_errno);
+            MPIR_Assert(found);
+        }
     } else {
         /* remote part (or the map MPIDIU_comm_map_from_gpids made), then the
          * local one; on failure neither is kept, so that freeing the comm
