@@ -33,8 +33,10 @@
 #   SUITE_SKIP_LIST  list used instead of ci-skip.txt (test/cluster/run.sh adds to it)
 #   SUITE_SKIP_DTP   directories whose testlist.dtp is left out of the CI
 #                    subset (default: rma; SUITE_FULL=1 runs them)
-#   SUITE_ONLY       DIR/NAME list: in a directory it names, only those tests
-#                    are built and run, the others counted as skipped
+#   SUITE_ONLY       DIR/NAME list: in a directory it names, only those
+#                    programs are built and run (their testlist lines, and
+#                    their testlist.cvar lines that select an smp algorithm),
+#                    every other line counted as skipped
 set -u
 [ $# -eq 3 ] || { echo "usage: $0 PREFIX MPICH_SRC OUTDIR" >&2; exit 2; }
 prefix=$(cd "$1" && pwd) || exit 2
@@ -148,7 +150,7 @@ for d in $dirs; do
             esac
         fi
         awk -f "$here/testlist.awk" -v dir="$d" -v rec="$summary" -v maxnp="$maxnp" \
-            -v skipf="$skipf" -v omit="$omit" -v xf="$xfail_list" -v only="${SUITE_ONLY:-}" \
+            -v skipf="$skipf" -v omit="$omit" -v xf="$xfail_list" -v only="${SUITE_ONLY:-}" -v kind="$f" \
             "$tl" >> "$bld/$d/testlist.avrm"
     done
 done

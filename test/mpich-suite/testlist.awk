@@ -6,7 +6,10 @@
 # for none), omit (a reason: leave out every line of this file), xf
 # (xfail.txt: a matching "DIR/NAME NP" line gets the list's timeLimit=N),
 # only (SUITE_ONLY: space-separated DIR/NAME; when it names tests of this
-# dir, the dir's other lines are left out, counted as skipped).
+# dir, the dir's other lines are left out, counted as skipped: of the named
+# programs, the lines of `testlist` and, of testlist.cvar (kind, the file's
+# name), those that select a node-aware algorithm, ALGORITHM=smp or
+# sched_smp).
 # NP is the count as run: the testlist's (2 when absent), capped at maxnp.
 # A ci-skip.txt line is "DIR/NAME REASON" (every np) or "DIR/NAME np=N REASON"
 # (only the run with N processes).
@@ -68,7 +71,10 @@ line == "" || line ~ /^!/ { if (line != "") print line; next }   # !dir:target: 
     name = f[1]; sub(/.*\//, "", name)          # runtests reports the basename
     id = dir "/" name
     if (omit != "")           { print "skip " id " " np " " omit >> rec; next }
-    if ((dir in subset) && !((dir "/" f[1]) in keep)) { print "skip " id " " np " not in this run's subset (SUITE_ONLY)" >> rec; next }
+    if ((dir in subset) && (!((dir "/" f[1]) in keep) || kind == "testlist.dtp" ||
+                            (kind == "testlist.cvar" && line !~ /ALGORITHM=(sched_)?smp/))) {
+        print "skip " id " " np " not in this run's subset (SUITE_ONLY)" >> rec; next
+    }
     if ((dir "/" f[1]) in skip) { print "skip " id " " np " ci-skip.txt: " skip[dir "/" f[1]] >> rec; next }
     if ((dir "/" f[1] " " np) in skip) { print "skip " id " " np " ci-skip.txt: " skip[dir "/" f[1] " " np] >> rec; next }
     print "expect " id " " np >> rec

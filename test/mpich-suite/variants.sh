@@ -16,8 +16,9 @@
 #   computed  comm group topo spawn (spawned groups are stored AVs beside a
 #             computed world)
 #   oddeven, block3  comm group topo and a subset of coll (COLL_SUBSET below:
-#             reductions, broadcasts, gathers, all-to-all, scans; the rest of
-#             coll listed as skipped). rma in these placements is one
+#             reductions, broadcasts, gathers, all-to-all, scans, each with
+#             its smp-algorithm variants of testlist.cvar: 40 runs; the rest
+#             of coll listed as skipped). rma in these placements is one
 #             command: VARIANTS="oddeven block3" VARIANT_DIRS=rma (README).
 # VARIANTS selects variants (default, what make check runs: tables computed
 # oddeven; block3 and rma in the placements by command, README "Measured":
