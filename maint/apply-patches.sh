@@ -4,8 +4,10 @@
 # patches/mpich/series lists, in order:
 #   NNNN-name.patch            a patch (-p1), applied with `patch`
 #   add REPO_PATH TREE_PATH    one of our files, copied into the tree
-# Idempotent: a patch already applied is skipped (checked with a reverse dry
-# run); a patch that applies neither way stops with its name. When any patch
+# Idempotent: a patch already applied is skipped: TREE/.avrm-applied names
+# each patch applied (name and content hash; a later patch may change the
+# context an earlier one's reverse dry run needs), else a reverse dry run
+# says so; a patch that applies neither way stops with its name. When any patch
 # changed in this run touches MPIR_CVAR blocks, MPICH's CVAR tables are
 # regenerated (only then: their timestamps drive a large rebuild).
 set -eu
@@ -32,10 +34,15 @@ while read -r first a b; do
     fi
     p=$pdir/$first
     [ -f "$p" ] || die "series: missing patch $first"
-    if patch -d "$tree" -p1 -R --dry-run -s -f < "$p" >/dev/null 2>&1; then
+    stamp="$first $(sha256sum < "$p" | cut -c1-16)"
+    if grep -qxF "$stamp" "$tree/.avrm-applied" 2>/dev/null; then
+        continue    # applied by an earlier run (a later patch may have changed its context)
+    elif patch -d "$tree" -p1 -R --dry-run -s -f < "$p" >/dev/null 2>&1; then
+        echo "$stamp" >> "$tree/.avrm-applied"
         continue    # already applied: nothing changed
     elif patch -d "$tree" -p1 --dry-run -s -f < "$p" >/dev/null 2>&1; then
         patch -d "$tree" -p1 -s -f --no-backup-if-mismatch < "$p" || die "FAILED to apply $first"
+        echo "$stamp" >> "$tree/.avrm-applied"
         echo "apply-patches: applied $first" >&2
     else
         patch -d "$tree" -p1 --dry-run -f < "$p" >&2 || true
