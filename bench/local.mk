@@ -20,9 +20,9 @@ bench_bench_lookup_LDADD = libavrm.a
 bench_bench_build_SOURCES = bench/build/buildtime.c bench/common/maps.c bench/common/maps.h
 bench_bench_build_LDADD = libavrm.a
 EXTRA_DIST += bench/run-core.sh bench/tools/report.py bench/README.md \
-	bench/sim/run-library.sh bench/sim/libmemory.py
+	bench/sim/run-library.sh bench/sim/libmemory.py bench/real/run-memclass.sh bench/real/initonly.c
 
-.PHONY: bench-core bench-core-full bench-ch4 bench-real bench-comm-memory bench-group-time bench-library-memory
+.PHONY: bench-core bench-core-full bench-ch4 bench-real bench-comm-memory bench-group-time bench-library-memory bench-memclass
 bench-core: bench/bench-memory bench/bench-lookup bench/bench-build
 	$(top_srcdir)/bench/run-core.sh quick $(abs_top_builddir)
 bench-core-full: bench/bench-memory bench/bench-lookup bench/bench-build
@@ -37,6 +37,11 @@ bench-ch4:
 # MODELs of 4.0.2 and main: bench/out/library-memory (bench/sim/run-library.sh)
 bench-library-memory: bench/bench-memory
 	$(top_srcdir)/bench/sim/run-library.sh $(abs_top_builddir)
+# Issue 14: MPICH's allocations by class (MPL_MEM_*) around MPI_Init against
+# P, from the debug build's memory tracing: bench/out/memclass (slopes.csv)
+bench-memclass: mpich-debug
+	$(top_srcdir)/bench/real/run-memclass.sh $(MPICH_DEBUG_BUILD)/mpich-patched \
+	    $(abs_top_builddir)/bench/out/memclass
 # Issue 14: heap per created communicator/group/window against P, emulated
 # nodes of 8, ours vs stock vs Open MPI: bench/out/comm-memory/slopes.csv
 # (bytes per process of the world, least squares) and slopes.png
