@@ -44,10 +44,12 @@ bench-memclass: mpich-debug
 	    $(abs_top_builddir)/bench/out/memclass
 # Issue 14: heap per created communicator/group/window against P, emulated
 # nodes of 8, ours vs stock vs Open MPI: bench/out/comm-memory/slopes.csv
-# (bytes per process of the world, least squares) and slopes.png
+# (bytes per process of the world, least squares) and slopes.png; creation
+# time at 16 and 64 ranks (ctime.csv); libfabric's AV per peer (fiav.csv)
 bench-comm-memory:
 	MPICH_PATCHED=$(MPICH_PATCHED) MPICH_STOCK=$(MPICH_STOCK) REPORT_COMMAND="make bench-comm-memory" \
-	STEPS="fiav heap" HEAP_NPS="8 16 32 64 128" HEAP_K="40 40 40 40 20" HEAP_NODE_SIZE=8 \
+	STEPS="fiav heap ctime" HEAP_NPS="8 16 32 64 128" HEAP_K="40 40 40 40 20" HEAP_NODE_SIZE=8 \
+	CT_NPS="16 64" CT_REPS=3 CT_K=20 \
 	HEAP_SHAPES=dup,oddeven,cart,cartrows,win,comm_group,range_incl,group_rand,group_excl \
 		$(top_srcdir)/bench/real/run-real.sh $(abs_top_builddir)/bench/out/comm-memory
 	python3 $(top_srcdir)/bench/real/commslope.py $(abs_top_builddir)/bench/out/comm-memory

@@ -17,12 +17,8 @@ and prints slopes.csv.
 import csv, os, sys
 
 
-def fit(xs, ys):
-    n = len(xs)
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxx = sum((x - mx) ** 2 for x in xs)
-    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else 0.0
-    return b, my - b * mx
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
+from report import fit, panels_png  # noqa: E402
 
 
 def main():
@@ -49,33 +45,17 @@ def main():
 def plot(out, series):
     """slopes.png: median bytes against np, a panel per shape (gnuplot)"""
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from realplots import COLOR, NAME, gp  # noqa: E402
+    from realplots import COLOR, NAME  # noqa: E402
     shapes = sorted({s for _, s in series})
     libs = [lib for lib in ("stock", "ours", "ompi") if any(l == lib for l, _ in series)]
-    dat = os.path.join(out, "slopes.dat")
-    with open(dat, "w") as f:
-        for shape in shapes:
-            for lib in libs:
-                pts = series.get((lib, shape), {})
-                for x in sorted(pts):
-                    f.write("%d %g\n" % (x, pts[x]))
-                f.write("\n\n")
-    cols = min(4, len(shapes))
-    rows = (len(shapes) + cols - 1) // cols
-    script = ["set terminal pngcairo size %d,%d font ',9'" % (330 * cols, 280 * rows + 40),
-              "set termoption noenhanced",
-              "set output '%s'" % os.path.join(out, "slopes.png"),
-              "set multiplot layout %d,%d title 'Heap bytes per created object against P "
-              "(median over K, max over ranks; emulated nodes of 8)'" % (rows, cols),
-              "set logscale x 2", "set grid", "set xlabel 'processes'", "set ylabel 'bytes'",
-              "set key top left font ',8'"]
-    for i, shape in enumerate(shapes):
-        plots = ", ".join("'%s' index %d with linespoints lw 2 pt 7 lc rgb '%s' title '%s'" %
-                          (dat, i * len(libs) + k, COLOR[lib], NAME[lib])
-                          for k, lib in enumerate(libs))
-        script += ["set title '%s'" % shape, "plot " + plots]
-    script.append("unset multiplot")
-    gp("\n".join(script) + "\n")
+
+    def lines(shape):
+        return [(NAME[lib], "lw 2 pt 7 lc rgb '%s'" % COLOR[lib],
+                 sorted(series.get((lib, shape), {}).items())) for lib in libs]
+    panels_png(os.path.join(out, "slopes.png"), "Heap bytes per created object against P "
+               "(median over K, max over ranks; emulated nodes of 8)", shapes, lines, 4,
+               (330, 280), ["set logscale x 2", "set xlabel 'processes'", "set ylabel 'bytes'"])
+
 
 if __name__ == "__main__":
     main()

@@ -32,9 +32,11 @@ for np in ${MEMCLASS_NPS:-8 16 32 64}; do
         END { for (c in seen) printf "%s,%d,%d,%d\n", c, np, mx[c], cur[c] }' "$out/np$np.txt" |
         sort >> "$out/memclass.csv"
 done
-python3 - "$out" <<'PY'
+python3 - "$out" "$top/bench/tools" <<'PY'
 import csv, os, sys
 out = sys.argv[1]
+sys.path.insert(0, sys.argv[2])
+from report import fit
 rows = list(csv.DictReader(open(os.path.join(out, "memclass.csv"))))
 by = {}
 for r in rows:
@@ -42,10 +44,8 @@ for r in rows:
 with open(os.path.join(out, "slopes.csv"), "w") as f:
     f.write("class,bytes_per_process,constant_bytes," + ",".join("np=%d" % n for n in sorted({int(r["np"]) for r in rows})) + "\n")
     for c, pts in sorted(by.items()):
-        xs = sorted(pts); n = len(xs)
-        mx = sum(xs) / n; my = sum(pts[x] for x in xs) / n
-        sxx = sum((x - mx) ** 2 for x in xs)
-        b = sum((x - mx) * (pts[x] - my) for x in xs) / sxx if sxx else 0.0
-        f.write("%s,%.2f,%.0f,%s\n" % (c, b, my - b * mx, ",".join(str(pts[x]) for x in xs)))
+        xs = sorted(pts)
+        b, a = fit(xs, [pts[x] for x in xs])
+        f.write("%s,%.2f,%.0f,%s\n" % (c, b, a, ",".join(str(pts[x]) for x in xs)))
 sys.stdout.write(open(os.path.join(out, "slopes.csv")).read())
 PY

@@ -18,17 +18,9 @@ and prints the table at the largest N (markdown).
 import csv, os, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tools"))
-from report import STYLE, gp  # noqa: E402
+from report import STYLE, fit, panels_png  # noqa: E402
 
 IMPLS = ["ours-stored", "ours-computed", "MODEL-ch4-4.0.2", "MODEL-mpich-main"]
-
-
-def fit(xs, ys):
-    n = len(xs)
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxx = sum((x - mx) ** 2 for x in xs)
-    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else 0.0
-    return b, my - b * mx
 
 
 def main():
@@ -70,30 +62,14 @@ def main():
 
 
 def plot(out, scens, val, ns):
-    dat = os.path.join(out, "library.dat")
-    with open(dat, "w") as f:
-        for s in scens:
-            for i in IMPLS:
-                for n in ns:
-                    if (s, i, n) in val:
-                        f.write("%d %g\n" % (n, max(val[(s, i, n)][3], 1.0)))
-                f.write("\n\n")
-    cols = min(2, len(scens))
-    rows = (len(scens) + cols - 1) // cols
-    script = ["set terminal pngcairo size %d,%d font ',9'" % (480 * cols, 340 * rows + 40),
-              "set termoption noenhanced",
-              "set output '%s'" % os.path.join(out, "library.png"),
-              "set multiplot layout %d,%d title 'Whole-library O(P) bytes per process, simulated "
-              "(address layer + node hierarchies + node map; 16 per node)'" % (rows, cols),
-              "set logscale xy 2", "set grid", "set xlabel 'processes'", "set ylabel 'bytes'",
-              "set format y '%.0s%c'", "set format x '%.0s%c'", "set key top left font ',8'"]
-    for k, s in enumerate(scens):
-        plots = ", ".join("'%s' index %d with linespoints %s title '%s'" %
-                          (dat, k * len(IMPLS) + j, STYLE[i], i) for j, i in enumerate(IMPLS))
-        script += ["set title '%s'" % s, "plot " + plots]
-    script.append("unset multiplot")
-    gp("\n".join(script) + "\n")
-    os.remove(dat)
+    def lines(s):
+        return [(i, STYLE[i], [(n, max(val[(s, i, n)][3], 1.0)) for n in ns if (s, i, n) in val])
+                for i in IMPLS]
+    panels_png(os.path.join(out, "library.png"),
+               "Whole-library O(P) bytes per process, simulated (address layer + node "
+               "hierarchies + node map; 16 per node)", scens, lines, 2, (480, 340),
+               ["set logscale xy 2", "set xlabel 'processes'", "set ylabel 'bytes'",
+                "set format y '%.0s%c'", "set format x '%.0s%c'"])
 
 
 if __name__ == "__main__":

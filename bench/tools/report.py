@@ -170,6 +170,49 @@ def print_features(out):
         print("%-17s %-12s %9d %12s %12s %12s %8.3f" % (r["feature"], r["scenario"], r["N"], fmt(r["with_bytes"]),
                                                        fmt(r["without_bytes"]), fmt(r["saved_bytes"]), r["ratio"]))
 
+def fit(xs, ys):
+    """least-squares line through (xs, ys): (slope, intercept); slope 0 for one x"""
+    n = len(xs)
+    mx, my = sum(xs) / n, sum(ys) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else 0.0
+    return b, my - b * mx
+
+
+def panels_png(png, title, panels, lines, cols, panel_size, axes):
+    """png: one gnuplot panel per name in `panels` (cols per row, panel_size
+    (w, h) pixels), a linespoints line per (label, style, [(x, y)]) that
+    lines(panel) gives; axes: gnuplot settings (logscale, formats, labels)."""
+    dat = png[:-4] + ".dat"
+    plots = []
+    with open(dat, "w") as f:
+        for p in panels:
+            idx = []
+            for label, style, pts in lines(p):
+                for x, y in pts:
+                    f.write("%g %g\n" % (x, y))
+                f.write("\n\n")
+                idx.append((label, style))
+            plots.append(idx)
+    cols = min(cols, len(panels))
+    rows = (len(panels) + cols - 1) // cols
+    script = ["set terminal pngcairo size %d,%d font ',9'" % (panel_size[0] * cols,
+                                                             panel_size[1] * rows + 40),
+              "set termoption noenhanced", "set output '%s'" % png,
+              "set multiplot layout %d,%d title '%s'" % (rows, cols, title),
+              "set grid", "set key top left font ',8'"] + list(axes)
+    k = 0
+    for p, idx in zip(panels, plots):
+        script += ["set title '%s'" % p,
+                   "plot " + ", ".join("'%s' index %d with linespoints %s title '%s'" %
+                                       (dat, k + j, style, label)
+                                       for j, (label, style) in enumerate(idx))]
+        k += len(idx)
+    script.append("unset multiplot")
+    gp("\n".join(script) + "\n")
+    os.remove(dat)
+
+
 def gp(script):
     subprocess.run(["gnuplot"], input=script, text=True, check=True)
 
