@@ -17,8 +17,10 @@
 #             computed world)
 #   oddeven, block3  comm group topo and a subset of coll (COLL_SUBSET below:
 #             reductions, broadcasts, gathers, all-to-all, scans, each with
-#             its smp-algorithm variants of testlist.cvar: 40 runs; the rest
-#             of coll listed as skipped). rma in these placements is one
+#             its smp-algorithm variants of testlist.cvar: 37 runs; the rest
+#             of coll listed as skipped; allredmany is left out: its default
+#             run takes over 90 s across two emulated nodes on 2 cores, on
+#             stock as on ours). rma in these placements is one
 #             command: VARIANTS="oddeven block3" VARIANT_DIRS=rma (README).
 # VARIANTS selects variants (default, what make check runs: tables computed
 # oddeven; block3 and rma in the placements by command, README "Measured":
@@ -34,7 +36,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 prefix=$1 src=$2 out=$3
 p=0 f=0 s=0
-COLL_SUBSET="coll/allred coll/allred2 coll/allredmany coll/reduce coll/bcasttest coll/allgather2
+COLL_SUBSET="coll/allred coll/allred2 coll/reduce coll/bcasttest coll/allgather2
              coll/allgatherv2 coll/alltoall1 coll/alltoallv coll/scantst coll/exscan coll/redscat
              coll/red_scat_block coll/gather coll/scattern coll/coll2"
 COLL_SUBSET=$(echo $COLL_SUBSET)
