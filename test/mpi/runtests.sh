@@ -22,7 +22,8 @@
 # counted in "skipped: N" before the closing line. A DIR or DIR/NAME argument
 # that matches no entry, or an AVTEST_CONFIGS with an unknown name or none,
 # is a failure.
-# AVTEST_TIMEOUT: seconds per run (default 60). AVTEST_LIST=1: build and run
+# AVTEST_MAXNP: entries of more processes are listed skips (test/cluster sets it
+# for srun, whose emulated nodes have 16 slots). AVTEST_TIMEOUT: seconds per run (default 60). AVTEST_LIST=1: build and run
 # nothing, print "RUN DIR/NAME np=N cfg=C" for each run (test/cluster/run.sh
 # counts them where it cannot run).
 set -u
@@ -128,6 +129,12 @@ for tl in "$here"/*/testlist; do
             (config_env "$cfg") > /dev/null 2>&1 && continue
             echo "FAIL $dir/$name np=$np (configs= names no placement: $cfg)"; fail=$((fail + 1))
         done
+        # more processes than the launcher has slots (AVTEST_MAXNP, set by
+        # test/cluster for srun): a listed skip
+        if [ -n "${AVTEST_MAXNP:-}" ] && [ "$np" -gt "$AVTEST_MAXNP" ]; then
+            echo "SKIP $dir/$name np=$np (more processes than AVTEST_MAXNP=$AVTEST_MAXNP slots)"
+            skip=$((skip + 1)); continue
+        fi
         # an entry that runs in no selected placement is a listed skip
         if [ -n "$only" ]; then
             runs=""
