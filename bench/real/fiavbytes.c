@@ -115,6 +115,7 @@ static int measure(const char *prov, const unsigned *ns, int nn)
             break;
         }
         printf("%s %u %lld %.1f\n", prov, ns[i], dh, (double) dh / ns[i]);
+        fflush(stdout);
         measured = 1;
         fi_close(&ep->fid), ep = NULL;
         fi_close(&cq->fid), cq = NULL;
