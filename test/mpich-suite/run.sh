@@ -35,7 +35,8 @@
 #                    subset (default: rma; SUITE_FULL=1 runs them)
 #   SUITE_XFAIL_LIST the expected-failures list used instead of xfail.txt
 #                    (variants.sh: xfail.txt plus a placement's own list)
-#   SUITE_ONLY       DIR/NAME list: in a directory it names, only those
+#   SUITE_ONLY       DIR/NAME list: in a directory it names (and this run
+#                    covers; each such entry must match a run), only those
 #                    programs are built and run (their testlist lines, and
 #                    their testlist.cvar lines that select an smp algorithm),
 #                    every other line counted as skipped
@@ -127,7 +128,10 @@ log "build: $(( $(date +%s) - t0 ))s"
 # Every line left out is recorded as skipped (testlist.awk).
 summary=$out/summary.txt
 : > "$summary"
-for t in ${SUITE_ONLY:-}; do echo "only $t" >> "$summary"; done
+# a SUITE_ONLY entry of a directory this run covers must match a run
+for t in ${SUITE_ONLY:-}; do
+    case " $dirs " in *" ${t%%/*} "*) echo "only $t" >> "$summary" ;; esac
+done
 skipf=$skip_list
 [ "${SUITE_FULL:-0}" = 1 ] && skipf=""
 for d in $omit_dirs; do
