@@ -9,8 +9,9 @@
  * included by ch4_proc.c in place of stock's AV tables.
  *
  * Thread safety: writers hold MPIDIU_THREAD_UTIL_MUTEX (see ch4_avrm.h):
- * MPIDIU_new_avt and MPIDIU_free_avt take it; the reference counting below
- * runs inside map builds and releases, which hold it (never taken twice).
+ * MPIDIU_new_avt, MPIDIU_free_avt and MPIDIU_av_set_addr take it; the
+ * reference counting below runs inside map builds and releases, which hold
+ * it (never taken twice).
  * Costs: init O(world) for a stored AV (the entry array and its locality
  * bits), O(1) computed (my node from the world's node hierarchy; O(local
  * size) when it is neither consecutive nor round-robin); new/free group
@@ -260,10 +261,14 @@ int MPIDIU_avrm_require_stored(const char *reason)
 
 /* The netmod inserted peer lpid of group avtid at fi_addr addr. The local
  * bit set at creation is kept. Errors: memory for the computed AV's
- * fallback, or an fi_addr wider than the 63 bits an address word holds. */
+ * fallback, or an fi_addr wider than the 63 bits an address word holds.
+ * An AV writer: holds MPIDIU_THREAD_UTIL_MUTEX (callers hold no VCI lock:
+ * the spawn path's fi_av_insert has released it; VCI -> UTIL is the order
+ * MPICH's AM path already takes). */
 int MPIDIU_av_set_addr(int avtid, int lpid, uint64_t addr)
 {
     int mpi_errno = MPI_SUCCESS;
+    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
     avrm_av_t *av = MPIDI_avrm.ctx->avs[avtid];
     int is_local = (avrm_av_ave(av, (avrm_lpid_t) lpid) & AVRM_AVE_LOCAL) != 0;
 
@@ -275,6 +280,7 @@ int MPIDIU_av_set_addr(int avtid, int lpid, uint64_t addr)
                          mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s",
                          "an fi_addr wider than the 63 bits of an address word");
   fn_exit:
+    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
     return mpi_errno;
   fn_fail:
     goto fn_exit;
