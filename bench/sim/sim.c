@@ -167,6 +167,8 @@ static int32_t gp_node_of(void *arg, uint32_t r)
     return SIM_PGID(g) ? -1 : (int32_t) sim_node_of(a->s, g);
 }
 
+/* s->seen, the node bitmap: mark node nd (returns whether it was marked),
+ * and clear it again after a scan */
 static int seen_test_set(sim_t *s, uint32_t nd)
 {
     int was = (int) (s->seen[nd >> 6] >> (nd & 63) & 1);
@@ -174,9 +176,15 @@ static int seen_test_set(sim_t *s, uint32_t nd)
     return was;
 }
 
+static void seen_clear(sim_t *s, uint32_t nd)
+{
+    s->seen[nd >> 6] &= ~(1ull << (nd & 63));
+}
+
 /* the node hierarchy MPIR_Comm_commit gives c: its placement, then every
- * back end's hier() */
-static void build_hier(sim_t *s, sim_comm_t *c)
+ * back end's hier(). Returns 0 when a member has no node (a dynamic
+ * process), 1 otherwise. */
+static int build_hier(sim_t *s, sim_comm_t *c)
 {
     node_arg_t a = { s, c->gp };
     sim_hier_ev_t ev = { .n = c->size, .my_rank = c->rank, .max_nodes = s->nnodes,
@@ -197,10 +205,8 @@ static void build_hier(sim_t *s, sim_comm_t *c)
         run++;
     }
     if (run0 && run != run0) ev.balanced = 0;
-    for (uint32_t k = 0; k < r; k++) {           /* clear what the scan set */
-        uint32_t nd = (uint32_t) gp_node_of(&a, k);
-        s->seen[nd >> 6] &= ~(1ull << (nd & 63));
-    }
+    for (uint32_t k = 0; k < r; k++)             /* clear what the scan set */
+        seen_clear(s, (uint32_t) gp_node_of(&a, k));
     if (ev.unknown) ev.nnodes = 0;
     for (int i = 0; i < s->nb; i++) {
         sim_backend_t *b = s->b[i];
@@ -211,35 +217,30 @@ static void build_hier(sim_t *s, sim_comm_t *c)
             s->err = 1;
         }
     }
+    return !ev.unknown;
 }
 
 static void build_internal(sim_t *s, sim_comm_t *c)
 {
     if (!s->internal || c->inter) return;
     if (!c->gp) { fprintf(stderr, "sim: internal comms of a forgotten comm\n"); s->err = 1; return; }
-    build_hier(s, c);
+    if (!build_hier(s, c)) return;                     /* a dynamic process: no node ids */
     uint32_t n = c->size, nloc = 0, nroots = 0;
-    for (uint32_t r = 0; r < n; r++)
-        if (SIM_PGID(sim_gp_at(c->gp, r)) != 0) return;    /* a dynamic process: no node ids */
     uint32_t mynode = sim_node_of(s, SIM_PACK(0, s->me));
     int32_t *loc = xmalloc((size_t) (n < 4096 ? n : 4096) * 4);   /* grows below */
     uint32_t loccap = n < 4096 ? n : 4096;
     int32_t *roots = xmalloc((size_t) n * 4);
     for (uint32_t r = 0; r < n; r++) {
         uint32_t nd = sim_node_of(s, sim_gp_at(c->gp, r));
-        if (!(s->seen[nd >> 6] >> (nd & 63) & 1)) {
-            s->seen[nd >> 6] |= 1ull << (nd & 63);
+        if (!seen_test_set(s, nd))
             roots[nroots++] = (int32_t) r;
-        }
         if (nd == mynode) {
             if (nloc == loccap) { loccap *= 2; loc = realloc(loc, (size_t) loccap * 4); if (!loc) exit(2); }
             loc[nloc++] = (int32_t) r;
         }
     }
-    for (uint32_t i = 0; i < nroots; i++) {
-        uint32_t nd = sim_node_of(s, sim_gp_at(c->gp, (uint32_t) roots[i]));
-        s->seen[nd >> 6] &= ~(1ull << (nd & 63));
-    }
+    for (uint32_t i = 0; i < nroots; i++)
+        seen_clear(s, sim_node_of(s, sim_gp_at(c->gp, (uint32_t) roots[i])));
     if (nroots < n) {             /* else every rank is on a node of its own */
         if (nloc > 1)
             c->node = child_build(s, c->h, c->gp, loc, nloc, c->rank, 1);

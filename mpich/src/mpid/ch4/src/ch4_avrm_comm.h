@@ -184,9 +184,6 @@ void MPIDIU_comm_local_maps_destroy(void)
     local_maps.free = NULL;
 }
 
-/* The commit pre-hook of every communicator but the builtin ones. An
- * intercomm without remote-part mappers got its map from
- * MPID_Create_intercomm_from_lpids. */
 /* MPI_Comm_create and MPI_Comm_create_group give the new intracommunicator
  * the group it is made of (comm->local_group) and one mapper that names the
  * same processes, in the same order, by their ranks in the parent. The
@@ -206,6 +203,9 @@ static const avrm_rankmap_t *group_map_to_reuse(const MPIR_Comm * comm)
     return &g->map;
 }
 
+/* The commit pre-hook of every communicator but the builtin ones. An
+ * intercomm without remote-part mappers got its map from
+ * MPID_Create_intercomm_from_lpids. */
 int MPIDI_comm_create_rank_map(MPIR_Comm * comm)
 {
     int mpi_errno = MPI_SUCCESS, found;
