@@ -7,8 +7,9 @@
 #   simcheck the simulator's predicted address-layer bytes against the real
 #           library's MPI_T pvars, byte for byte (test/simcheck)
 #   mpich   MPICH's own test suite from the same tarball (subset, xfail list)
-#   mpich-variants  its comm group topo spawn again with MPIR_CVAR_AVRM_PATTERNS=0
-#           and with MPIR_CVAR_AVRM_COMPUTED_AV=1 (reusing the mpich phase's build)
+#   mpich-variants  its comm group topo again with MPIR_CVAR_AVRM_PATTERNS=0, with
+#           spawn under MPIR_CVAR_AVRM_COMPUTED_AV=1, and with a coll subset in an
+#           odd/even emulated node placement (variants.sh; the mpich phase's build)
 #   dropin  Debian's MPICH-linked binaries on our libmpi
 #   cluster MPI jobs across emulated hosts (namespaces): mpiexec, srun --mpi=pmi2,
 #           a fault; the srun --mpi=pmix jobs on ours built --with-pmix are
