@@ -51,13 +51,17 @@ int64_t avrm_map_find(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
 
 /* Batch translation (MPI_Group_translate_ranks): out[i] = the smallest rank
  * of m2 holding the process at rank in[i] of m1, or `absent` when m2 has
- * none; a negative in[i] (MPI_PROC_NULL) is copied. in[i] < m1->size.
- * Offset maps of one process group on both sides take one subtraction per
- * rank; a single-group m1 into an offset or stride m2 one decode and one
- * subtraction (and division); offset runs (MSEG) into an offset map a walk
- * of the runs; through an index, a galloping search from the previous
- * answer (ascending processes: O(n1 + n2)); otherwise one decode and one
- * avrm_map_find per rank. idx2: m2's index, as for avrm_map_find. */
+ * none; a negative in[i] (MPI_PROC_NULL) is copied. in[i] < m1->size; out
+ * may be in. The class of m1 is tested once per call, not per rank, for the
+ * offset, table, stride and MSEG classes (an MSEG m1 walks its runs). Into
+ * an offset or stride m2: one decode and one subtraction (and division) per
+ * rank. Many ranks (n >= 8 and n >= size of
+ * m2 / 4) with one process group on either side, into any other m2: a dense
+ * inverse of m2 built per call, O(n + m2 size) time, 4 B of scratch per lpid
+ * of the AV or of m2's span (at most 4 x (n + m2 size), else not taken).
+ * Otherwise through an index, a galloping search from the previous answer
+ * (ascending processes: O(n1 + n2)), or one avrm_map_find per rank. idx2:
+ * m2's index, as for avrm_map_find. */
 void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const int32_t *in,
                         uint32_t n, const avrm_rankmap_t *m2, const avrm_rank_index_t *idx2,
                         int32_t absent, int32_t *out);

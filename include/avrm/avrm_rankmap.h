@@ -21,7 +21,10 @@
 /* Map of a whole group: DIRECT over AV pgid (which must exist). */
 avrm_status_t avrm_map_init_group(avrm_ctx_t *ctx, avrm_pgid_t pgid, avrm_rankmap_t *out);
 
-/* Child of one parent: child rank i is parent rank mapping[i]. n >= 1; every
+/* Builders: every rank of one parent in order gives that parent's map, its
+ * table shared as by avrm_map_dup (an MSEG parent only to a compact build).
+ *
+ * Child of one parent: child rank i is parent rank mapping[i]. n >= 1; every
  * mapping[i] in [0, parent->size) (AVRM_ERR_ARG otherwise; duplicates are
  * allowed, as in an MPI group with repeated ranks they are not, but the map
  * stays correct). n > AVRM_MAX_WORLD: AVRM_ERR_LIMIT (all builders). */

@@ -2,7 +2,9 @@
  * avrm_build.c - rank-map builders (see avrm_rankmap.h).
  *
  * Step 1: the mapping array is scanned once (range check + streaming
- *         offset/stride/block detection).
+ *         offset/stride/block detection). Every rank of one parent in
+ *         order is that parent's map (avrm_map_dup), but a send map never
+ *         takes an MSEG parent's form.
  * Step 2: regular parent x regular mapping compose in closed form
  *         (compose()), and an offset mapping over a table parent becomes a
  *         slice of the parent's table.
@@ -466,6 +468,14 @@ static avrm_status_t build_one(avrm_ctx_t *ctx, const avrm_rankmap_t *parent,
     avrm_rankmap_t m;
     avrm_pat_t mp = { .kind = AVRM_PAT_IRREG }, p;
     if (detect && det.n == n) avrm_det_result(&det, &mp);
+    /* every rank of the parent in order (MPI_Group_incl of all, a union
+     * adding nobody): the parent's map itself, its table shared; a send
+     * map (not compact) does not take MSEG, the slow class on the send path */
+    if (n == parent->size && mp.kind == AVRM_MODE_OFFSET && mp.off == 0 &&
+        (compact || parent->mode != AVRM_MODE_MSEG)) {
+        avrm_map_dup(ctx, parent, out);
+        return AVRM_OK;
+    }
     /* step 2 */
     if (mp.kind != AVRM_PAT_IRREG) {
         if (compose(parent, &mp, n, &p) && pat_to_map(ctx, &p, parent->pgid, n, &m))
@@ -509,9 +519,17 @@ static avrm_status_t build_multi(avrm_ctx_t *ctx, const avrm_rankmap_t *const *p
     if (n > AVRM_MAX_WORLD) return AVRM_ERR_LIMIT;
     for (uint32_t k = 0; k < nparents; k++)
         if (!parents[k]) return AVRM_ERR_ARG;
-    for (uint32_t i = 0; i < n; i++)
+    const avrm_rankmap_t *p0 = parents[src[0].parent < nparents ? src[0].parent : 0];
+    int identity = n == p0->size && (compact || p0->mode != AVRM_MODE_MSEG);
+    for (uint32_t i = 0; i < n; i++) {
         if (src[i].parent >= nparents || (uint32_t) src[i].rank >= parents[src[i].parent]->size)
             return AVRM_ERR_ARG;
+        identity = identity && src[i].parent == src[0].parent && src[i].rank == (int32_t) i;
+    }
+    if (identity) {     /* one parent's every rank in order: that map itself */
+        avrm_map_dup(ctx, p0, out);
+        return AVRM_OK;
+    }
     avrm_rankmap_t m;
     seq_t s = { .ctx = ctx, .parents = parents, .src = src, .compact = compact };
     return finish(ctx, build_general(ctx, &s, n, &m), &m, out);

@@ -1,5 +1,6 @@
 /* avrm_find.c - process -> rank in a map (see avrm_find.h). */
 #include <stdlib.h>
+#include <string.h>
 #include "avrm/avrm_find.h"
 #include "avrm_alloc.h"
 
@@ -223,56 +224,213 @@ static int is_offset(const avrm_rankmap_t *m)
     return m->mode == AVRM_MODE_DIRECT || m->mode == AVRM_MODE_OFFSET;
 }
 
+/* The one process group of every rank of m, if it has one: a single-group
+ * map's, or an MSEG map's whose segments all lie in one group (the world
+ * minus k ranks). 0 otherwise (JOIN, MLUT, MLUT32, MSEG across groups). */
+static int sole_pgid(const avrm_rankmap_t *m, avrm_pgid_t *pg)
+{
+    if (!avrm_map_is_multi(m)) {
+        *pg = m->pgid;
+        return 1;
+    }
+    if (m->mode != AVRM_MODE_MSEG) return 0;
+    for (uint32_t k = 1; k < m->u.mseg.nsegs; k++)
+        if (m->u.mseg.segs[k].pgid != m->u.mseg.segs[0].pgid) return 0;
+    *pg = m->u.mseg.segs[0].pgid;
+    return 1;
+}
+
+/* An MSEG map's segment of the last rank decoded, so that ascending ranks
+ * walk the segments in order instead of searching them per rank. */
+typedef struct seg_cursor {
+    const avrm_seg_t *segs;
+    uint32_t nsegs, k;
+    uint32_t first, next;      /* ranks [first, next) are segment k */
+    int64_t base;              /* its lpid_base - first; OTHER_PG_BASE: another group's */
+} seg_cursor_t;
+
+#define NOT_IN_PG INT32_MIN
+/* base + rank of another group's segment: far below any lpid, so every
+ * target (target_of) finds it out of range */
+#define OTHER_PG_BASE (INT64_MIN / 4)
+
+static inline void seg_seek(seg_cursor_t *c, uint32_t r, avrm_pgid_t pg)
+{
+    if (r < c->first) c->k = 0;
+    while (c->k + 1 < c->nsegs && c->segs[c->k + 1].first <= r) c->k++;
+    const avrm_seg_t *s = &c->segs[c->k];
+    c->first = s->first;
+    c->next = c->k + 1 < c->nsegs ? s[1].first : UINT32_MAX;
+    c->base = s->pgid == pg ? (int64_t) s->lpid_base - s->first : OTHER_PG_BASE;
+}
+
+/* lpid of rank r of an MSEG map without lut (far below 0: another group's) */
+static inline int64_t seg_lpid(seg_cursor_t *c, uint32_t r, avrm_pgid_t pg)
+{
+    if (r < c->first || r >= c->next) seg_seek(c, r, pg);
+    return c->base + r;
+}
+
+/* the same with a lut: NOT_IN_PG for another group's rank */
+static inline int64_t seg_lut_lpid(seg_cursor_t *c, const avrm_lpid_t *lut, uint32_t r,
+                                   avrm_pgid_t pg)
+{
+    if (r < c->first || r >= c->next) seg_seek(c, r, pg);
+    return c->base == OTHER_PG_BASE ? NOT_IN_PG : (int64_t) lut[r];
+}
+
+/* Where a decoded lpid goes: d = (lpid - off) / st when that divides
+ * exactly and falls in [0, size), `absent` otherwise; then, with a table
+ * inv, inv[d] (absent where it holds -1). A rank of a stride map (an offset
+ * map with st 1), an lpid itself (LPIDS_AS_IS), or a dense inverse. */
+typedef struct target {
+    int64_t off, st, size;
+    int32_t absent;
+    const int32_t *inv;
+} target_t;
+static const target_t LPIDS_AS_IS = { 0, 1, INT32_MAX, NOT_IN_PG, NULL };
+
+/* target_of's steps, chosen once per loop (decode_lpids): every call site
+ * passes a constant, so each loop is compiled without the other steps. */
+enum target_kind { TO_RANK, TO_STRIDE, TO_INV };
+
+static inline __attribute__((always_inline)) int32_t target_of(const target_t *t, int64_t l,
+                                                               enum target_kind kind)
+{
+    int64_t d = l - t->off;         /* NOT_IN_PG, OTHER_PG_BASE + r: below 0, out of range */
+    if (kind == TO_STRIDE) {
+        if (d % t->st) return t->absent;
+        d /= t->st;
+    }
+    if ((uint64_t) d >= (uint64_t) t->size) return t->absent;
+    if (kind != TO_INV) return (int32_t) d;
+    return t->inv[d] >= 0 ? t->inv[d] : t->absent;
+}
+
+/* out[i] = target_of(t, lpid of rank in[i] of m) (in == NULL: of rank
+ * i), the lpid taken as NOT_IN_PG when that rank is not in process group
+ * pg; a negative in[i] is copied. out may be in. The map's class is tested
+ * once for the loop, not per rank, for the classes translations meet most
+ * (offset, tables, stride, MSEG). */
+static inline __attribute__((always_inline)) void
+decode_lpids_to(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, const int32_t *in, uint32_t n,
+                avrm_pgid_t pg, const target_t *tp, int32_t *out, enum target_kind kind)
+{
+    const target_t t = *tp;         /* out may alias what tp and m point to: */
+    const avrm_rankmap_t mm = *m;   /* copies stay in registers */
+#define DECODE_EACH(lpid_of)                                                    \
+    do {                                                                        \
+        if (in)                                                                 \
+            for (uint32_t i = 0; i < n; i++) {                                  \
+                uint32_t r = (uint32_t) in[i];                                  \
+                out[i] = in[i] < 0 ? in[i] : target_of(&t, (lpid_of), kind);       \
+            }                                                                   \
+        else                                                                    \
+            for (uint32_t r = 0; r < n; r++)                                    \
+                out[r] = target_of(&t, (lpid_of), kind);                           \
+    } while (0)
+    avrm_pgid_t g;
+    avrm_lpid_t l;
+    seg_cursor_t c = { mm.u.mseg.segs, mm.u.mseg.nsegs, 0, 1, 0, 0 };      /* empty: first > next */
+    if (mm.mode == AVRM_MODE_MSEG && !mm.u.mseg.lut) {
+        DECODE_EACH(seg_lpid(&c, r, pg));
+    } else if (mm.mode == AVRM_MODE_MSEG) {
+        const avrm_lpid_t *lut = mm.u.mseg.lut;
+        DECODE_EACH(seg_lut_lpid(&c, lut, r, pg));
+    } else if (avrm_map_is_multi(&mm)) {
+        DECODE_EACH((l = avrm_map_lpid(ctx, &mm, r, &g), g == pg ? (int64_t) l : NOT_IN_PG));
+    } else if (mm.pgid != pg) {
+        DECODE_EACH(((void) r, NOT_IN_PG));
+    } else if (is_offset(&mm)) {
+        DECODE_EACH(avrm__lpid_offset(&mm, r));
+    } else if (mm.mode == AVRM_MODE_LUT) {
+        const avrm_lpid_t *v = mm.u.lut.v;
+        DECODE_EACH(v[r]);
+    } else if (mm.mode == AVRM_MODE_LUT16) {
+        const uint16_t *v = mm.u.lut.v;
+        DECODE_EACH(v[r]);
+    } else if (mm.mode == AVRM_MODE_STRIDE) {
+        DECODE_EACH(avrm__lpid_stride(&mm, r));
+    } else {
+        DECODE_EACH(avrm_map_lpid(ctx, &mm, r, &g));
+    }
+#undef DECODE_EACH
+}
+
+static void decode_lpids(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, const int32_t *in,
+                         uint32_t n, avrm_pgid_t pg, const target_t *t, int32_t *out)
+{
+    if (t->inv)
+        decode_lpids_to(ctx, m, in, n, pg, t, out, TO_INV);
+    else if (t->st != 1)
+        decode_lpids_to(ctx, m, in, n, pg, t, out, TO_STRIDE);
+    else
+        decode_lpids_to(ctx, m, in, n, pg, t, out, TO_RANK);
+}
+
+/* Translation through a dense inverse of m2 over its lpids in group pg:
+ * inv[l - lo] = smallest rank of m2 at lpid l, over [lo, hi] = the whole
+ * AV of pg or, when that is too wide, the span of m2's lpids; one pass over
+ * m2 to fill it, then one load per rank. Taken only when the span is at
+ * most DENSE_SPAN_FACTOR x (n + m2->size), so the 4 B per lpid of scratch
+ * stay O(n + m2 size) as stock's O(size) temporaries do; 0 when not taken
+ * (span too wide, or no memory: the caller searches instead). */
+#define DENSE_SPAN_FACTOR 4
+#define DENSE_MIN_RANKS 8
+static int translate_dense(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const int32_t *in,
+                           uint32_t n, avrm_pgid_t pg, const avrm_rankmap_t *m2,
+                           int32_t absent, int32_t *out)
+{
+    int32_t *lp2 = avrm__malloc((size_t) m2->size * sizeof(int32_t)), *inv = NULL;
+    if (!lp2) return 0;
+    int32_t lo = 0, hi = (int32_t) ctx->avs[pg]->size - 1;
+    uint64_t limit = (uint64_t) DENSE_SPAN_FACTOR * ((uint64_t) n + m2->size);
+    decode_lpids(ctx, m2, NULL, m2->size, pg, &LPIDS_AS_IS, lp2);
+    if ((uint64_t) hi + 1 > limit) {        /* the whole AV is too wide: m2's span */
+        lo = INT32_MAX;
+        hi = -1;
+        for (uint32_t r = 0; r < m2->size; r++) {
+            if (lp2[r] < 0) continue;       /* another group's */
+            lo = lp2[r] < lo ? lp2[r] : lo;
+            hi = lp2[r] > hi ? lp2[r] : hi;
+        }
+    }
+    uint64_t span = hi >= lo ? (uint64_t) hi - lo + 1 : 0;
+    if (span > limit || !(inv = avrm__malloc((size_t) (span + 1) * sizeof(*inv)))) {
+        avrm__free(lp2);
+        return 0;
+    }
+    memset(inv, 0xff, (size_t) span * sizeof(*inv));     /* -1: no rank */
+    for (uint32_t r = m2->size; r-- > 0;)        /* the smallest rank written last */
+        if (lp2[r] >= 0) inv[lp2[r] - lo] = (int32_t) r;
+    avrm__free(lp2);
+    target_t t = { lo, 1, (int64_t) span, absent, inv };
+    decode_lpids(ctx, m1, in, n, pg, &t, out);
+    avrm__free(inv);
+    return 1;
+}
+
 void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const int32_t *in,
                         uint32_t n, const avrm_rankmap_t *m2, const avrm_rank_index_t *idx2,
                         int32_t absent, int32_t *out)
 {
-    if (is_offset(m1) && is_offset(m2) && m1->pgid == m2->pgid) {
-        /* both offset runs of one group: r2 = r1 + (offset1 - offset2) */
-        int64_t delta = (int64_t) m1->u.reg.offset - m2->u.reg.offset;
-        for (uint32_t i = 0; i < n; i++) {
-            int64_t r = in[i] < 0 ? in[i] : in[i] + delta;
-            out[i] = in[i] < 0 ? in[i] : (r >= 0 && r < (int64_t) m2->size ? (int32_t) r : absent);
-        }
-        return;
-    }
-    if (is_offset(m2) && m1->mode == AVRM_MODE_MSEG && !m1->u.mseg.lut) {
-        /* offset runs (the world minus k) into an offset run: the run of the
-         * previous rank first (ascending ranks walk the runs in order) */
-        const avrm_seg_t *sg = m1->u.mseg.segs;
-        uint32_t ns = m1->u.mseg.nsegs, k = 0;
-        for (uint32_t i = 0; i < n; i++) {
-            if (in[i] < 0) {
-                out[i] = in[i];
-                continue;
-            }
-            uint32_t r = (uint32_t) in[i];
-            if (r < sg[k].first) k = 0;
-            while (k + 1 < ns && sg[k + 1].first <= r) k++;
-            int64_t d = (int64_t) sg[k].lpid_base + (r - sg[k].first) - m2->u.reg.offset;
-            out[i] = sg[k].pgid == m2->pgid && d >= 0 && d < (int64_t) m2->size ? (int32_t) d : absent;
-        }
-        return;
-    }
     int stride_target = is_offset(m2) || (m2->mode == AVRM_MODE_STRIDE && m2->u.reg.stride != 0);
-    if (stride_target && !avrm_map_is_multi(m1)) {
+    if (stride_target) {
         /* into an offset run (the world's group) or a stride (every other
-         * rank, a column; an offset map is a stride of 1): decode, one
+         * rank, a column; an offset map is a stride of 1): the lpids, one
          * subtraction and an exact division */
-        int same = m1->pgid == m2->pgid;
-        int64_t st = is_offset(m2) ? 1 : m2->u.reg.stride;
-        for (uint32_t i = 0; i < n; i++) {
-            if (in[i] < 0) {
-                out[i] = in[i];
-                continue;
-            }
-            avrm_pgid_t pg;
-            int64_t d = (int64_t) avrm_map_lpid(ctx, m1, (uint32_t) in[i], &pg) - m2->u.reg.offset;
-            int64_t r = d / st;
-            out[i] = same && d % st == 0 && r >= 0 && r < (int64_t) m2->size ? (int32_t) r : absent;
-        }
+        target_t t = { m2->u.reg.offset, is_offset(m2) ? 1 : m2->u.reg.stride, m2->size, absent,
+                       NULL };
+        decode_lpids(ctx, m1, in, n, m2->pgid, &t, out);
         return;
     }
+    avrm_pgid_t pg;
+    if (n >= DENSE_MIN_RANKS && (uint64_t) n * DENSE_SPAN_FACTOR >= m2->size &&
+        (sole_pgid(m1, &pg) || sole_pgid(m2, &pg)) &&
+        translate_dense(ctx, m1, in, n, pg, m2, absent, out))
+        return;     /* many ranks into a table, block, grid, exception or
+                     * offset-runs map (its one pass costs at most 4 per rank),
+                     * its lpids not spread too thin */
     if (idx2) {
         /* through the index: from the previous answer forward, galloping,
          * when the keys ascend (every rank of the world, in order: O(n1 + n2)

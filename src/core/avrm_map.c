@@ -33,6 +33,15 @@ void avrm_map_mark_groups(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint8_
         seen[m->pgid] = 1;
         return;
     }
+    if (m->mode == AVRM_MODE_JOIN) {
+        seen[m->pgid] = seen[m->u.join.pgid1] = 1;
+        return;
+    }
+    if (m->mode == AVRM_MODE_MSEG) {         /* every rank lies in a segment */
+        for (uint32_t k = 0; k < m->u.mseg.nsegs; k++)
+            seen[m->u.mseg.segs[k].pgid] = 1;
+        return;
+    }
     for (uint32_t r = 0; r < m->size; r++) {
         avrm_pgid_t g;
         (void) avrm_map_lpid(ctx, m, r, &g);

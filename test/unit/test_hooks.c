@@ -52,6 +52,16 @@ static void test_mark_groups(void)
     CHECK(avrm_map_build_multi(ctx, parents, 2, src, n, &m) == AVRM_OK);
     check_marks(ctx, &m, 1, 1, 0);
     avrm_map_release(ctx, &m);
+    /* world 0-5, group 2, world 8-11: three offset runs, MSEG from the
+     * compact builder (marks come from its segments) */
+    n = 0;
+    for (int r = 0; r < 6; r++) src[n++] = (avrm_src_t) { 0, r };
+    for (int r = 0; r < 5; r++) src[n++] = (avrm_src_t) { 2, r };
+    for (int r = 8; r < 12; r++) src[n++] = (avrm_src_t) { 0, r };
+    CHECK(avrm_map_build_multi_compact(ctx, parents, 3, src, n, &m) == AVRM_OK);
+    CHECK(m.mode == AVRM_MODE_MSEG);
+    check_marks(ctx, &m, 1, 0, 1);
+    avrm_map_release(ctx, &m);
     /* groups 2 and 1 interleaved, none of the world (a multi-group table) */
     n = 0;
     for (int r = 0; r < 5; r++) {

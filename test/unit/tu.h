@@ -160,6 +160,9 @@ static inline size_t tu_translate_mismatches(const avrm_ctx_t *cctx, const tmap_
         bad += out[i] != want;
     }
     bad += out[a->n] != -1;
+    /* in place, as MPICH's group code calls it (out == in) */
+    avrm_map_translate(ctx, &a->m, in, a->n + 1, &b->m, idx, absent, in);
+    for (uint32_t i = 0; i <= a->n; i++) bad += in[i] != out[i];
     free(in);
     free(out);
     free(kr);
