@@ -41,7 +41,7 @@ commit = subprocess.run(["git", "log", "-1", "--format=%h %s"], capture_output=T
 with open(sys.argv[2], "w") as f:
     f.write("# Group lookups: ours vs stock MPICH 4.0.2 (`make bench-group-time`)\n\n")
     f.write("At `%s`; %s s wall; NPS=\"%s\" REPS=%s ROUNDS=%s. ns per member, the median over "
-            "rounds of each round's median over REPS calls, measured on rank 0 (the other "
+            "rounds of each round's median over REPS samples (a sample: a batch of 4096 / size calls), measured on rank 0 (the other "
             "ranks wait in a barrier). Shapes and operations: `bench/real/grouptime.c`.\n\n"
             % (commit, sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6]))
     f.write("| np | shape | operation | stock ns/member | ours ns/member | ours/stock |\n|---:|---|---|---:|---:|---:|\n")

@@ -298,9 +298,11 @@ static inline __attribute__((always_inline)) int32_t target_of(const target_t *t
                                                                enum target_kind kind)
 {
     int64_t d = l - t->off;         /* NOT_IN_PG, OTHER_PG_BASE + r: below 0, out of range */
-    if (kind == TO_STRIDE) {
-        if (d % t->st) return t->absent;
-        d /= t->st;
+    if (kind == TO_STRIDE) {        /* 32-bit division: several times cheaper */
+        if (t->st < 0) d = -d;
+        uint32_t st = (uint32_t) (t->st < 0 ? -t->st : t->st);
+        if (d < 0 || d > UINT32_MAX || (uint32_t) d % st) return t->absent;
+        d = (uint32_t) d / st;
     }
     if ((uint64_t) d >= (uint64_t) t->size) return t->absent;
     if (kind != TO_INV) return (int32_t) d;
@@ -377,11 +379,14 @@ static void decode_lpids(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, const i
  * (span too wide, or no memory: the caller searches instead). */
 #define DENSE_SPAN_FACTOR 4
 #define DENSE_MIN_RANKS 8
+#define DENSE_STACK_INTS 512     /* 2 KB on the stack, half for each array */
 static int translate_dense(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const int32_t *in,
                            uint32_t n, avrm_pgid_t pg, const avrm_rankmap_t *m2,
                            int32_t absent, int32_t *out)
 {
-    int32_t *lp2 = avrm__malloc((size_t) m2->size * sizeof(int32_t)), *inv = NULL;
+    int32_t small[DENSE_STACK_INTS];        /* both arrays of small groups: no malloc */
+    int32_t *lp2 = m2->size <= DENSE_STACK_INTS / 2 ? small
+                 : avrm__malloc((size_t) m2->size * sizeof(int32_t)), *inv = NULL;
     if (!lp2) return 0;
     int32_t lo = 0, hi = (int32_t) ctx->avs[pg]->size - 1;
     uint64_t limit = (uint64_t) DENSE_SPAN_FACTOR * ((uint64_t) n + m2->size);
@@ -396,17 +401,19 @@ static int translate_dense(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, cons
         }
     }
     uint64_t span = hi >= lo ? (uint64_t) hi - lo + 1 : 0;
-    if (span > limit || !(inv = avrm__malloc((size_t) (span + 1) * sizeof(*inv)))) {
-        avrm__free(lp2);
-        return 0;
+    if (span <= limit)
+        inv = lp2 == small && span <= DENSE_STACK_INTS / 2 ? small + DENSE_STACK_INTS / 2
+            : avrm__malloc((size_t) (span + 1) * sizeof(*inv));
+    if (inv) {
+        memset(inv, 0xff, (size_t) span * sizeof(*inv));     /* -1: no rank */
+        for (uint32_t r = m2->size; r-- > 0;)    /* the smallest rank written last */
+            if (lp2[r] >= 0) inv[lp2[r] - lo] = (int32_t) r;
     }
-    memset(inv, 0xff, (size_t) span * sizeof(*inv));     /* -1: no rank */
-    for (uint32_t r = m2->size; r-- > 0;)        /* the smallest rank written last */
-        if (lp2[r] >= 0) inv[lp2[r] - lo] = (int32_t) r;
-    avrm__free(lp2);
+    if (lp2 != small) avrm__free(lp2);
+    if (!inv) return 0;
     target_t t = { lo, 1, (int64_t) span, absent, inv };
     decode_lpids(ctx, m1, in, n, pg, &t, out);
-    avrm__free(inv);
+    if (inv != small + DENSE_STACK_INTS / 2) avrm__free(inv);
     return 1;
 }
 
