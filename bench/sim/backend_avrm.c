@@ -9,6 +9,7 @@ typedef struct ost {
     int computed;
     int wide;                  /* no mlut32: dynamic groups at pgid 255 + g */
     double wide_meta;          /* AV slots that adds, left out of the report */
+    uint32_t narrow_navs;      /* ctx->navs had every group kept its own pgid */
     avrm_hier_t world_hier;    /* the process's node map (MPIR_Process.node_hier):
                                 * built without the context, as MPICH does */
     char name[64];
@@ -31,6 +32,13 @@ static uint32_t slots_after(uint32_t navs, uint32_t pg)
 {
     if (pg < navs) return navs;
     return pg + 1 > 2 * navs ? pg + 1 : 2 * navs;
+}
+
+/* bytes a growth from navs0 to navs adds (avrm_av.c: a new array of navs
+ * slots and its link to the retired one; none without growth) */
+static double growth_bytes(uint32_t navs0, uint32_t navs)
+{
+    return navs == navs0 ? 0 : ((double) navs + 1) * sizeof(avrm_av_t *);
 }
 
 static int av_create(sim_backend_t *b, const sim_t *sm, uint16_t pgid, uint32_t size)
@@ -58,8 +66,10 @@ static int av_create(sim_backend_t *b, const sim_t *sm, uint16_t pgid, uint32_t 
     avrm_status_t st = avrm_av_create(s->ctx, &ap, &av);
     free(list);
     if (st != AVRM_OK) { fprintf(stderr, "avrm_av_create: %d\n", st); return -1; }
-    if (ap.pgid != pgid)    /* slots beyond those pgid itself would have added */
-        s->wide_meta += ((double) s->ctx->navs - slots_after(navs0, pgid)) * sizeof(avrm_av_t *);
+    /* slots beyond those pgid itself would have added */
+    uint32_t narrow = slots_after(s->narrow_navs, pgid);
+    s->wide_meta += growth_bytes(navs0, s->ctx->navs) - growth_bytes(s->narrow_navs, narrow);
+    s->narrow_navs = narrow;
     if (av->entries) {
         /* synthetic FI_AV_TABLE addresses: world first, then later groups */
         uint64_t base = pgid == 0 ? 0 : sm->gsize[0];

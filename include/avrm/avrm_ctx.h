@@ -26,7 +26,9 @@ typedef struct avrm_grid {
 
 typedef struct avrm_ctx {
     /* read by the hot path (avrm_lookup.h): AV of group g is avs[g], NULL
-     * when g is free. The array may be reallocated by avrm_av_*; rank maps
+     * when g is free. avrm_av_create may replace the array by a larger one
+     * (release store); the old one stays valid until avrm_ctx_destroy, so
+     * a reader that loaded it is never left with freed memory. Rank maps
      * never cache it, only single AVs' entry arrays, which never move. */
     avrm_av_t   **avs;
     uint32_t      navs;           /* slots in avs */

@@ -73,7 +73,7 @@ avrm_status_t avrm_av_create(avrm_ctx_t *ctx, const avrm_av_params_t *params, av
     avrm_ave_t *ents = NULL;
     uint64_t *side = NULL;
     uint32_t *list = NULL;
-    avrm_av_t **avs = NULL;
+    avrm_av_t **avs;
     if (!av) goto err_av;
     if (!computed && !(ents = avrm__calloc(params->size, sizeof(*ents)))) goto err_ents;
     if (params->nextra &&
@@ -88,10 +88,19 @@ avrm_status_t avrm_av_create(avrm_ctx_t *ctx, const avrm_av_params_t *params, av
         navs = params->pgid + 1u;
         if (navs < 2 * ctx->navs) navs = 2 * ctx->navs;
         if (navs > AVRM_MAX_PGS) navs = AVRM_MAX_PGS;
-        if (!(avs = avrm__realloc(ctx->avs, navs * sizeof(*avs)))) goto err_avs;
+        /* replace, then retire: a lock-free reader that loaded the old
+         * array keeps reading valid slots (an AV never moves); retired
+         * arrays are chained through the slot before each array and freed
+         * by avrm_ctx_destroy. Growth doubles, so they hold fewer slots
+         * than the live one. */
+        avrm_av_t **blk = avrm__malloc((navs + 1u) * sizeof(*blk));
+        if (!blk) goto err_avs;
+        blk[0] = (avrm_av_t *) (void *) (ctx->avs ? ctx->avs - 1 : NULL);
+        avs = blk + 1;
+        if (ctx->navs) memcpy(avs, ctx->avs, ctx->navs * sizeof(*avs));
         memset(avs + ctx->navs, 0, (navs - ctx->navs) * sizeof(*avs));
-        ctx->stats.av_meta_bytes += (navs - ctx->navs) * sizeof(*avs);
-        ctx->avs = avs;
+        ctx->stats.av_meta_bytes += (navs + 1u) * sizeof(*avs);
+        __atomic_store_n(&ctx->avs, avs, __ATOMIC_RELEASE);
         ctx->navs = navs;
     }
 

@@ -29,7 +29,12 @@ void avrm_ctx_destroy(avrm_ctx_t *ctx)
     for (uint32_t g = 0; g < ctx->navs; g++)
         if (ctx->avs[g]) avrm_av_destroy(ctx, (avrm_pgid_t) g);
     avrm_table_free_all(ctx);
-    avrm__free(ctx->avs);
+    /* the live array of AV slots and every one it replaced (avrm_av.c) */
+    for (avrm_av_t **blk = ctx->avs ? ctx->avs - 1 : NULL; blk;) {
+        avrm_av_t **retired = (avrm_av_t **) (void *) blk[0];
+        avrm__free(blk);
+        blk = retired;
+    }
     avrm__free(ctx);
 }
 

@@ -2,8 +2,10 @@
  * test_hooks.c - what the MPICH glue relies on besides the maps themselves:
  * avrm_map_mark_groups marks exactly the process groups a map's ranks
  * belong to (the glue drops group references after it, never while it
- * decodes), and avrm_set_allocator routes every allocation and free of
- * libavrm (the glue passes MPL's so that MPICH's memory tracing sees them).
+ * decodes), ctx->avs stays readable by a lock-free reader while an AV is
+ * created (the array it loaded is retired, not freed), and
+ * avrm_set_allocator routes every allocation and free of libavrm (the glue
+ * passes MPL's so that MPICH's memory tracing sees them).
  */
 #include "tu_gen.h"
 
@@ -83,6 +85,29 @@ static void test_mark_groups(void)
     avrm_ctx_destroy(ctx);
 }
 
+/* A reader that loaded ctx->avs before a spawn grew it (the glue's sends
+ * on a multi-group map read it without a lock) still reads the same valid
+ * slots: the old array is retired, not freed (under ASan a freed one
+ * fails here). */
+static void test_avs_retired(void)
+{
+    avrm_rankmap_t g[3];
+    avrm_ctx_t *ctx = three_groups(g);
+    avrm_av_t **old = ctx->avs, *av0 = ctx->avs[0];
+    uint32_t oldn = ctx->navs;
+    avrm_av_params_t ap = { .size = 2, .pgid = (avrm_pgid_t) (4 * oldn) };   /* grows */
+    avrm_av_t *av = NULL;
+    CHECK(avrm_av_create(ctx, &ap, &av) == AVRM_OK);
+    CHECK(ctx->navs > oldn && ctx->avs != old);
+    CHECK(old[0] == av0 && ctx->avs[0] == av0);
+    for (uint32_t i = 0; i < oldn; i++)
+        CHECK(old[i] == ctx->avs[i]);
+    CHECK(ctx->avs[ap.pgid] == av);
+    for (int i = 0; i < 3; i++)
+        avrm_map_release(ctx, &g[i]);
+    avrm_ctx_destroy(ctx);
+}
+
 /* counting allocator: live blocks and calls */
 static long live, calls;
 static void *c_malloc(size_t b) { calls++; live++; return malloc(b); }
@@ -131,6 +156,7 @@ static void test_allocator(void)
 int main(void)
 {
     RUN(test_mark_groups);
+    RUN(test_avs_retired);
     RUN(test_allocator);
     return tu_finish();
 }
