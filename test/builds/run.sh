@@ -15,14 +15,20 @@
 #        MPIR_CVAR_AVRM_COMPUTED_AV=1 (its fallback to a stored AV once sat
 #        inside an assertion, which ndebug removes), and MPICH's comm group
 #        spawn rma.
+# vci    (make mpich-vci: --enable-thread-cs=per-vci, up to 64 VCIs): our
+#        MPI tests (their threads test then runs under per-VCI locking: the
+#        glue's UTIL mutex is a real lock, no global critical section), our
+#        comm tests again on 4 VCIs (MPIR_CVAR_CH4_NUM_VCIS=4: communicators
+#        hashed to VCIs, every endpoint's address computed, patch 0009), and
+#        MPICH's comm group threads, then threads again on 4 VCIs.
 # Ends with "skipped: N" and "N passed, N failed" summed over the parts.
 set -u
-[ $# -eq 4 ] || { echo "usage: $0 debug|fast PREFIX MPICH_SRC OUTDIR" >&2; exit 2; }
+[ $# -eq 4 ] || { echo "usage: $0 debug|fast|vci PREFIX MPICH_SRC OUTDIR" >&2; exit 2; }
 flavor=$1 prefix=$2 src=$3
 mkdir -p "$4" && out=$(cd "$4" && pwd) || exit 2
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-case $flavor in debug|fast) ;; *) echo "run.sh: flavor debug or fast" >&2; exit 2 ;; esac
+case $flavor in debug|fast|vci) ;; *) echo "run.sh: flavor debug, fast or vci" >&2; exit 2 ;; esac
 tp=0 tf=0 ts=0
 part() {  # name command...: run, sum its closing line
     name=$1; shift
@@ -44,14 +50,21 @@ part() {  # name command...: run, sum its closing line
 part ours "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi"
 [ "$flavor" = fast ] &&
     part ours-computed env MPIR_CVAR_AVRM_COMPUTED_AV=1 "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-computed"
+[ "$flavor" = vci ] &&
+    part ours-4vcis env MPIR_CVAR_CH4_NUM_VCIS=4 "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-4vcis" comm
 # -O0 with memory tracing runs MPICH's slowest rma tests 2-5x longer than
 # -O2: large_acc_flush_local 3 alone takes 162 s at load 3 and 300 s at load
 # 5 (90 s limit; it failed at 3x, 270 s, beside a benchmark), so the debug
 # flavor gives every test 5x MPICH's limit (a hang still fails, at 450 s).
 mult=1
 [ "$flavor" = debug ] && mult=${MPITEST_TIMEOUT_MULTIPLIER:-5}
-part mpich env MPITEST_TIMEOUT_MULTIPLIER="$mult" SUITE_DIRS="${BUILDS_SUITE_DIRS:-comm group spawn rma}" \
+dirs="comm group spawn rma"
+[ "$flavor" = vci ] && dirs="comm group threads"
+part mpich env MPITEST_TIMEOUT_MULTIPLIER="$mult" SUITE_DIRS="${BUILDS_SUITE_DIRS:-$dirs}" \
     "$top/test/mpich-suite/run.sh" "$prefix" "$src" "$out/mpich-suite"
+[ "$flavor" = vci ] &&
+    part mpich-4vcis env MPIR_CVAR_CH4_NUM_VCIS=4 SUITE_DIRS=threads \
+        "$top/test/mpich-suite/run.sh" "$prefix" "$src" "$out/mpich-suite-4vcis"
 if [ "$flavor" = debug ]; then
     # control: a block the program never frees (MPI_Alloc_mem) must show in
     # the dump, or the dump is not working and no leak could be seen
