@@ -20,7 +20,8 @@
 #        glue's UTIL mutex is a real lock, no global critical section), our
 #        comm tests again on 4 VCIs (MPIR_CVAR_CH4_NUM_VCIS=4: communicators
 #        hashed to VCIs, every endpoint's address computed, patch 0009), and
-#        MPICH's comm group threads, then threads again on 4 VCIs.
+#        MPICH's comm group and threads (a directory of directories: each
+#        is listed), then threads again on 4 VCIs.
 # Ends with "skipped: N" and "N passed, N failed" summed over the parts.
 set -u
 [ $# -eq 4 ] || { echo "usage: $0 debug|fast|vci PREFIX MPICH_SRC OUTDIR" >&2; exit 2; }
@@ -59,11 +60,13 @@ part ours "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi"
 mult=1
 [ "$flavor" = debug ] && mult=${MPITEST_TIMEOUT_MULTIPLIER:-5}
 dirs="comm group spawn rma"
-[ "$flavor" = vci ] && dirs="comm group threads"
+# MPICH's threads directory is a directory of directories
+threads="threads/pt2pt threads/comm threads/init threads/mpi_t threads/spawn threads/rma threads/part threads/coll"
+[ "$flavor" = vci ] && dirs="comm group $threads"
 part mpich env MPITEST_TIMEOUT_MULTIPLIER="$mult" SUITE_DIRS="${BUILDS_SUITE_DIRS:-$dirs}" \
     "$top/test/mpich-suite/run.sh" "$prefix" "$src" "$out/mpich-suite"
 [ "$flavor" = vci ] &&
-    part mpich-4vcis env MPIR_CVAR_CH4_NUM_VCIS=4 SUITE_DIRS=threads \
+    part mpich-4vcis env MPIR_CVAR_CH4_NUM_VCIS=4 SUITE_DIRS="$threads" \
         "$top/test/mpich-suite/run.sh" "$prefix" "$src" "$out/mpich-suite-4vcis"
 if [ "$flavor" = debug ]; then
     # control: a block the program never frees (MPI_Alloc_mem) must show in
