@@ -20,7 +20,8 @@ bench_bench_lookup_LDADD = libavrm.a
 bench_bench_build_SOURCES = bench/build/buildtime.c bench/common/maps.c bench/common/maps.h
 bench_bench_build_LDADD = libavrm.a
 EXTRA_DIST += bench/run-core.sh bench/tools/report.py bench/README.md \
-	bench/sim/run-library.sh bench/sim/libmemory.py bench/real/run-memclass.sh bench/real/initonly.c
+	bench/sim/run-library.sh bench/sim/libmemory.py bench/real/run-memclass.sh bench/real/initonly.c \
+	bench/real/run-vciinit.sh
 
 .PHONY: bench-core bench-core-full bench-ch4 bench-real bench-comm-memory bench-group-time bench-library-memory bench-memclass bench-vci-init
 bench-core: bench/bench-memory bench/bench-lookup bench/bench-build
@@ -39,14 +40,14 @@ bench-library-memory: bench/bench-memory
 	$(top_srcdir)/bench/sim/run-library.sh $(abs_top_builddir)
 # Issue 14: MPICH's allocations by class (MPL_MEM_*) around MPI_Init against
 # P, from the debug build's memory tracing: bench/out/memclass (slopes.csv)
-# Issue 15: MPI_Init's heap per process against P, ours vs stock built
-# per-VCI, 1 and 4 VCIs: bench/out/vci-init (initheap.csv, slopes.csv)
-bench-vci-init: mpich-vci mpich-vci-stock
-	$(top_srcdir)/bench/real/run-vciinit.sh $(MPICH_VCI_BUILD)/mpich-patched \
-	    $(MPICH_VCI_BUILD)/mpich-stock $(abs_top_builddir)/bench/out/vci-init
 bench-memclass: mpich-debug
 	$(top_srcdir)/bench/real/run-memclass.sh $(MPICH_DEBUG_BUILD)/mpich-patched \
 	    $(abs_top_builddir)/bench/out/memclass
+# Issue 15: MPI_Init's heap per process against P, ours vs stock built
+# per-VCI, 1 and 4 VCIs: bench/out/vci-init (heap.csv, slopes.csv)
+bench-vci-init: mpich-vci mpich-vci-stock
+	$(top_srcdir)/bench/real/run-vciinit.sh $(MPICH_VCI_BUILD)/mpich-patched \
+	    $(MPICH_VCI_BUILD)/mpich-stock $(abs_top_builddir)/bench/out/vci-init
 # Issue 14: heap per created communicator/group/window against P, emulated
 # nodes of 8, ours vs stock vs Open MPI: bench/out/comm-memory/slopes.csv
 # (bytes per process of the world, least squares) and slopes.png; creation
