@@ -438,6 +438,14 @@ static avrm_status_t finish(avrm_ctx_t *ctx, avrm_status_t rc, const avrm_rankma
 
 /* ---- public builders ---- */
 
+/* May a child that is every rank of `parent` in order be the parent's map
+ * itself (avrm_map_dup)? Yes, but a send map (not compact) never takes
+ * MSEG, the slow class on the send path. */
+static int takes_parent_form(const avrm_rankmap_t *parent, int compact)
+{
+    return compact || parent->mode != AVRM_MODE_MSEG;
+}
+
 static avrm_status_t build_one(avrm_ctx_t *ctx, const avrm_rankmap_t *parent,
                                const int32_t *mapping, uint32_t n, int compact,
                                avrm_rankmap_t *out);
@@ -469,10 +477,9 @@ static avrm_status_t build_one(avrm_ctx_t *ctx, const avrm_rankmap_t *parent,
     avrm_pat_t mp = { .kind = AVRM_PAT_IRREG }, p;
     if (detect && det.n == n) avrm_det_result(&det, &mp);
     /* every rank of the parent in order (MPI_Group_incl of all, a union
-     * adding nobody): the parent's map itself, its table shared; a send
-     * map (not compact) does not take MSEG, the slow class on the send path */
+     * adding nobody): the parent's map itself, its table shared */
     if (n == parent->size && mp.kind == AVRM_MODE_OFFSET && mp.off == 0 &&
-        (compact || parent->mode != AVRM_MODE_MSEG)) {
+        takes_parent_form(parent, compact)) {
         avrm_map_dup(ctx, parent, out);
         return AVRM_OK;
     }
@@ -520,7 +527,7 @@ static avrm_status_t build_multi(avrm_ctx_t *ctx, const avrm_rankmap_t *const *p
     for (uint32_t k = 0; k < nparents; k++)
         if (!parents[k]) return AVRM_ERR_ARG;
     const avrm_rankmap_t *p0 = parents[src[0].parent < nparents ? src[0].parent : 0];
-    int identity = n == p0->size && (compact || p0->mode != AVRM_MODE_MSEG);
+    int identity = n == p0->size && takes_parent_form(p0, compact);
     for (uint32_t i = 0; i < n; i++) {
         if (src[i].parent >= nparents || (uint32_t) src[i].rank >= parents[src[i].parent]->size)
             return AVRM_ERR_ARG;
