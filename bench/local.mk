@@ -23,7 +23,7 @@ EXTRA_DIST += bench/run-core.sh bench/tools/report.py bench/README.md \
 	bench/sim/run-library.sh bench/sim/libmemory.py bench/real/run-memclass.sh bench/real/initonly.c \
 	bench/real/run-vciinit.sh
 
-.PHONY: bench-core bench-core-full bench-ch4 bench-real bench-comm-memory bench-group-time bench-library-memory bench-memclass bench-vci-init
+.PHONY: bench-core bench-core-full bench-ch4 bench-real bench-comm-memory bench-group-time bench-library-memory bench-memclass bench-vci-init bench-vci
 bench-core: bench/bench-memory bench/bench-lookup bench/bench-build
 	$(top_srcdir)/bench/run-core.sh quick $(abs_top_builddir)
 bench-core-full: bench/bench-memory bench/bench-lookup bench/bench-build
@@ -44,10 +44,24 @@ bench-memclass: mpich-debug
 	$(top_srcdir)/bench/real/run-memclass.sh $(MPICH_DEBUG_BUILD)/mpich-patched \
 	    $(abs_top_builddir)/bench/out/memclass
 # Issue 15: MPI_Init's heap per process against P, ours vs stock built
-# per-VCI, 1 and 4 VCIs: bench/out/vci-init (heap.csv, slopes.csv)
+# per-VCI, NICs x VCIs = 1x1 1x4 2x8 1x16 (two NICs: test/mpi's twonics
+# namespace and shim): bench/out/vci-init (SUMMARY.md, NxV/slopes.csv)
 bench-vci-init: mpich-vci mpich-vci-stock
 	$(top_srcdir)/bench/real/run-vciinit.sh $(MPICH_VCI_BUILD)/mpich-patched \
 	    $(MPICH_VCI_BUILD)/mpich-stock $(abs_top_builddir)/bench/out/vci-init
+# Issue 15: ours vs stock built per-VCI, in one run each: AV bytes per peer,
+# instructions per 8-byte MPI_Isend / MPI_Put (callgrind) at 1 and at 4
+# VCIs, and the multi-threaded message rate with 1, 2, 4 threads, each on its
+# own communicator and VCI: bench/out/vci/{1vci,4vci}/SUMMARY.md
+bench-vci: mpich-vci mpich-vci-stock
+	MPICH_PATCHED=$(MPICH_VCI_BUILD)/mpich-patched MPICH_STOCK=$(MPICH_VCI_BUILD)/mpich-stock LIBS="ours stock" \
+	STEPS="probe av insns mtrate" REPORT_COMMAND="make bench-vci" \
+		$(top_srcdir)/bench/real/run-real.sh $(abs_top_builddir)/bench/out/vci/1vci
+	MPICH_PATCHED=$(MPICH_VCI_BUILD)/mpich-patched MPICH_STOCK=$(MPICH_VCI_BUILD)/mpich-stock LIBS="ours stock" \
+	MPIR_CVAR_CH4_NUM_VCIS=4 FI_PROVIDER=$$(sed -n 's/^chosen //p' $(abs_top_builddir)/bench/out/vci/1vci/provider.txt) \
+	STEPS="insns" REPORT_COMMAND="make bench-vci (its second run: MPIR_CVAR_CH4_NUM_VCIS=4)" \
+		$(top_srcdir)/bench/real/run-real.sh $(abs_top_builddir)/bench/out/vci/4vci
+
 # Issue 14: heap per created communicator/group/window against P, emulated
 # nodes of 8, ours vs stock vs Open MPI: bench/out/comm-memory/slopes.csv
 # (bytes per process of the world, least squares) and slopes.png; creation

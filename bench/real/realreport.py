@@ -366,6 +366,34 @@ def msgrate_section(outdir):
             md_table(["path", "figure", "stock", "ours", "ours/stock"], t)]
 
 
+def mtrate_section(outdir):
+    m = rows(outdir, "mtrate.csv")
+    if not m:
+        return []
+    v = {}
+    for r in m:
+        v.setdefault((r["library"], int(r["threads"])), {})[r["rep"]] = r
+    t = []
+    for nt in sorted({k[1] for k in v}):
+        for col, what in (("msgs_per_s", "sum of threads' median-window rates"),
+                          ("msgs_per_s_mean", "all windows / slowest thread")):
+            o = {k: num(r[col]) for k, r in v.get(("ours", nt), {}).items()}
+            st = {k: num(r[col]) for k, r in v.get(("stock", nt), {}).items()}
+            rs = paired(o, st)
+            note("msgrate.c threads mode, %d thread(s) on %d VCI(s), %s" % (nt, nt, what), rs, "higher")
+            t.append([str(nt), what, fmt(med(st) * 1e-6 if med(st) else None, 3),
+                      fmt(med(o) * 1e-6 if med(o) else None, 3), spread(rs)])
+    return ["\n### Multi-threaded message rate (`msgrate.c` threads mode, %d interleaved runs)\n" %
+            len({r["rep"] for r in m}),
+            "One pair over OFI (MPIR_CVAR_NOLOCAL=1), MPI_THREAD_MULTIPLE. Each process runs T threads, "
+            "thread t on its own MPI_Comm_dup of the world, with MPIR_CVAR_CH4_NUM_VCIS=T: MPICH's "
+            "per-VCI build puts each communicator on its own VCI. Each thread: windows of %s 8-byte "
+            "MPI_Isend to posted MPI_Irecv and a 4-byte ack, %s windows after a warm-up. M msg/s, "
+            "medians over runs; ratio per run, median [min, max]. On %d CPUs, T >= 2 puts 2T spinning "
+            "threads on them.\n" % (m[0]["window"], m[0]["windows"], os.cpu_count()),
+            md_table(["threads = VCIs", "figure", "stock", "ours", "ours/stock"], t)]
+
+
 def closing_note():
     if not ALL:
         return []
@@ -421,7 +449,7 @@ def main():
     if failed:
         P.append("**Failed steps: %s.**\n" % ", ".join(failed))
     for sec in (av_section, heap_section, ctime_section, insns_section, rate_section, gen_section,
-                netpipe_section, msgrate_section):
+                netpipe_section, msgrate_section, mtrate_section):
         P += sec(outdir)
     P += closing_note()
     open(os.path.join(outdir, "SUMMARY.md"), "w").write("\n".join(P) + "\n")

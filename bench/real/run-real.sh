@@ -25,6 +25,12 @@
 #            (MPIR_CVAR_NOLOCAL=1), NP_REPS interleaved -> netpipe.csv
 #   msgrate  OSU-style message rate and 8-byte latency, one pair
 #            (msgrate.c), same paths, MR_REPS interleaved -> msgrate.csv
+#   mtrate   multi-threaded message rate, one pair over OFI, MT_THREADS
+#            threads per process, each on its own communicator, with
+#            MPIR_CVAR_CH4_NUM_VCIS = the thread count (msgrate.c's threads
+#            mode), MR_REPS interleaved -> mtrate.csv. Needs builds
+#            configured --enable-thread-cs=per-vci (make bench-vci): the
+#            default builds stop at NUM_VCIS > 1. Not in the default STEPS.
 # "Interleaved": repetition i runs ours then stock for odd i, stock then ours
 # for even i, so drift in the machine's load falls on both alike.
 # Heap and ctime runs set GLIBC_TUNABLES=glibc.malloc.tcache_count=0 (exact
@@ -41,7 +47,7 @@
 # HEAP_NODE_SIZE (set: the MPICH builds see emulated nodes of that many
 # consecutive ranks, MPIR_CVAR_NUM_CLIQUES=np/size with CLIQUES_BY_BLOCK;
 # unset: one node), CT_NPS ("8 16"), CT_K, CT_REPS, CG_NP (6), RATE_B, RATE_R,
-# RATE_REPS, GENS, GEN_R, NP_MAX, NP_REPS, MR_N, MR_REPS, FI_PROVIDER (set: skip the
+# RATE_REPS, GENS, GEN_R, NP_MAX, NP_REPS, MR_N, MR_REPS, MT_THREADS ("1 2 4"), FI_PROVIDER (set: skip the
 # choice), REPORT_COMMAND (the command SUMMARY.md names).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -54,7 +60,7 @@ mkdir -p "$out"; out=$(cd "$out" && pwd)
 : "${HEAP_NPS:=8 16 32}" "${HEAP_K:=1000 1000 1000}" "${HEAP_SHAPES:=dup,oddeven,halves,reversed,random,cartrows,shared,create_group,intercomm}" "${HEAP_NODE_SIZE:=}"
 : "${CT_NPS:=8 16}" "${CT_K:=40}" "${CT_REPS:=5}"
 : "${CG_NP:=6}" "${RATE_B:=64}" "${RATE_R:=100}" "${RATE_REPS:=5}" "${GENS:=6}" "${GEN_R:=30}"
-: "${NP_MAX:=65536}" "${NP_REPS:=2}" "${MR_N:=20000}" "${MR_REPS:=5}"
+: "${NP_MAX:=65536}" "${NP_REPS:=2}" "${MR_N:=20000}" "${MR_REPS:=5}" "${MT_THREADS:=1 2 4}"
 : "${REPORT_COMMAND:=bench/real/run-real.sh $*}"
 provider_set=${FI_PROVIDER:-}
 . "$top/test/mpienv.sh"
@@ -95,7 +101,7 @@ echo "== run-real.sh $out, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load
 : > "$out/steps.txt"
 echo "NICE=$NICE STEPS=\"$STEPS\" LIBS=\"$LIBS\" HEAP_NPS=\"$HEAP_NPS\" HEAP_K=\"$HEAP_K\" HEAP_SHAPES=$HEAP_SHAPES HEAP_NODE_SIZE=$HEAP_NODE_SIZE CT_NPS=\"$CT_NPS\"" \
     "CT_K=$CT_K CT_REPS=$CT_REPS CG_NP=$CG_NP RATE_B=$RATE_B RATE_R=$RATE_R RATE_REPS=$RATE_REPS GENS=$GENS" \
-    "GEN_R=$GEN_R NP_MAX=$NP_MAX NP_REPS=$NP_REPS MR_N=$MR_N MR_REPS=$MR_REPS" | tee "$out/settings.txt"
+    "GEN_R=$GEN_R NP_MAX=$NP_MAX NP_REPS=$NP_REPS MR_N=$MR_N MR_REPS=$MR_REPS MT_THREADS=\"$MT_THREADS\"" | tee "$out/settings.txt"
 hdr build
 libs=""
 for lib in $LIBS; do
@@ -112,7 +118,7 @@ for lib in $LIBS; do
     libs="$libs $lib"
     mkdir -p "$out/bin-$lib"
     for prog in commheap avbytes opcost msgrate; do
-        run "$cc" -std=gnu11 -O2 -g -Wall -Wno-stringop-overflow -o "$out/bin-$lib/$prog" "$here/$prog.c" ||
+        run "$cc" -std=gnu11 -O2 -g -Wall -Wno-stringop-overflow -pthread -o "$out/bin-$lib/$prog" "$here/$prog.c" ||
             failed="$failed build-$lib-$prog"
     done
 done
@@ -287,6 +293,19 @@ if want msgrate; then
             for lib in $(pair "$rep"); do
                 launch 300 "msgrate-$lib-${pe%%:*}-$rep" "$lib" 2 "${pe#*:}" $spin -- \
                     "$out/bin-$lib/msgrate" "$lib" "${pe%%:*}" "$rep" "$out/msgrate.csv" 64 "$MR_N" || true
+            done
+        done
+    done
+fi
+
+if want mtrate; then
+    hdr mtrate "multi-threaded message rate (one pair over OFI, threads: $MT_THREADS, NUM_VCIS = threads), $MR_REPS interleaved runs"
+    echo "library,path,rep,threads,window,windows,msgs_per_s,msgs_per_s_mean" > "$out/mtrate.csv"
+    for t in $MT_THREADS; do
+        for rep in $(seq 1 "$MR_REPS"); do
+            for lib in $(pair "$rep"); do
+                launch 300 "mtrate-$lib-$t-$rep" "$lib" 2 MPIR_CVAR_NOLOCAL=1 MPIR_CVAR_CH4_NUM_VCIS="$t" $spin -- \
+                    "$out/bin-$lib/msgrate" "$lib" ofi "$rep" "$out/mtrate.csv" 64 "$MR_N" "$t" || true
             done
         done
     done

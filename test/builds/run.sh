@@ -19,7 +19,8 @@
 #        MPI tests (their threads test then runs under per-VCI locking: the
 #        glue's UTIL mutex is a real lock, no global critical section), our
 #        comm tests again on 4 VCIs (MPIR_CVAR_CH4_NUM_VCIS=4: communicators
-#        hashed to VCIs, every endpoint's address computed, patch 0009), and
+#        hashed to VCIs, every endpoint's address computed, patch 0009; in
+#        the twonics placement 2 NICs x 4 VNIs, 8 endpoints per process), and
 #        MPICH's comm group and threads (a directory of directories: each
 #        is listed), then threads again on 4 VCIs.
 # Ends with "skipped: N" and "N passed, N failed" summed over the parts.

@@ -10,6 +10,14 @@
 #   oddeven  two emulated nodes, odd/even ranks (MPIR_CVAR_ODD_EVEN_CLIQUES)
 #   block3   three emulated nodes of consecutive ranks
 #            (MPIR_CVAR_NUM_CLIQUES=3 MPIR_CVAR_CLIQUES_BY_BLOCK)
+#   twonics  netmod only over two NICs per process:
+#            each run in its own network namespace with two veth NICs
+#            (twonics-ns.sh, needs unshare -n), libfabric's sockets provider,
+#            nicshim.so preloaded so that MPICH counts them as two PCI NICs,
+#            MPIR_CVAR_CH4_OFI_MAX_NICS=2 and multi-NIC hashing on (messages
+#            spread over both NICs by context, rank and tag, on communicators
+#            that assert no wildcards: comm/multinic). Every test checks that
+#            MPI_INFO_ENV's num_nics is 2 (AVTEST_EXPECT_NICS).
 # testlist lines: name nprocs [arg=ARG ...] [env=VAR=VAL ...] [configs=a,b]
 #                 [xfail=reason]
 # configs= limits an entry to some placements (large sizes run in one or two
@@ -34,7 +42,7 @@ shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../mpienv.sh"
 
-configs=${AVTEST_CONFIGS:-"shm nolocal oddeven block3"}
+configs=${AVTEST_CONFIGS:-"shm nolocal oddeven block3 twonics"}
 tmo=${AVTEST_TIMEOUT:-60}
 list=${AVTEST_LIST:-}
 cc=$prefix/bin/mpicc fc=$prefix/bin/mpifort mpiexec=$prefix/bin/mpiexec
@@ -48,6 +56,9 @@ config_env() {
         nolocal) echo "MPIR_CVAR_NOLOCAL=1" ;;
         oddeven) echo "MPIR_CVAR_ODD_EVEN_CLIQUES=1" ;;
         block3) echo "MPIR_CVAR_NUM_CLIQUES=3 MPIR_CVAR_CLIQUES_BY_BLOCK=1" ;;
+        twonics) echo "MPIR_CVAR_NOLOCAL=1 MPIR_CVAR_CH4_OFI_MAX_NICS=2" \
+                      "MPIR_CVAR_CH4_OFI_ENABLE_MULTI_NIC_HASHING=1 FI_PROVIDER=sockets" \
+                      "LD_PRELOAD=$out/nicshim.so NICSHIM_PCI=${nicshim_pci:-} AVTEST_EXPECT_NICS=2" ;;
         *) echo "runtests: unknown config $1" >&2; exit 2 ;;
     esac
 }
@@ -109,6 +120,23 @@ for cfg in $configs; do
 done
 [ -n "$(echo $configs)" ] || { echo "FAIL AVTEST_CONFIGS selects no placement"; fail=$((fail + 1)); }
 [ $fail -eq 0 ] || finish
+# twonics: the shim, two PCI devices hwloc knows (MPICH asserts on an
+# unknown one), and a network namespace of our own; any missing is a failure
+nicshim_pci=""
+case " $configs " in *" twonics "*)
+    if [ -z "$list" ]; then
+        nicshim_pci=$(ls /sys/bus/pci/devices 2>/dev/null | head -2 | paste -sd, -)
+        if ! cc -shared -fPIC -O2 -Wall -o "$out/nicshim.so" "$here/nicshim.c" -ldl; then
+            echo "FAIL twonics: nicshim.c does not build"; fail=$((fail + 1))
+        elif [ "$(echo "$nicshim_pci" | tr , ' ' | wc -w)" -lt 2 ]; then
+            echo "FAIL twonics: fewer than two PCI devices in /sys/bus/pci/devices"; fail=$((fail + 1))
+        elif ! unshare -n "$here/twonics-ns.sh" true; then
+            echo "FAIL twonics: cannot make a network namespace with two veth NICs (unshare -n, ip)"
+            fail=$((fail + 1))
+        fi
+    fi ;;
+esac
+[ $fail -eq 0 ] || finish
 for tl in "$here"/*/testlist; do
     dir=$(basename "$(dirname "$tl")")
     mkdir -p "$out/$dir"
@@ -161,7 +189,8 @@ for tl in "$here"/*/testlist; do
             rlog=$out/$dir/$name.$np.$cfg.log
             s0=$(date +%s)
             # shellcheck disable=SC2086
-            env $cenv $envs timeout -k 5 "$tmo" "$mpiexec" -n "$np" "$exe" $args > "$rlog" 2>&1 < /dev/null
+            ns=""; [ "$cfg" = twonics ] && ns="unshare -n $here/twonics-ns.sh"
+            env $cenv $envs timeout -k 5 "$tmo" $ns "$mpiexec" -n "$np" "$exe" $args > "$rlog" 2>&1 < /dev/null
             rc=$?
             secs=$(( $(date +%s) - s0 ))
             ok=0

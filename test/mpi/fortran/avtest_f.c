@@ -12,6 +12,7 @@ void avtest_f_setup(void)
     MPI_Comm_rank(MPI_COMM_WORLD, &av_wrank);
     MPI_Comm_size(MPI_COMM_WORLD, &av_wsize);
     MPI_Comm_group(MPI_COMM_WORLD, &av_wgroup);
+    av_check_placement();
     av_find_mode_pvar();
     av_need_mode_pvar();
 }

@@ -44,6 +44,22 @@ static inline void av_err(const char *fmt, ...)
     fflush(stderr);
 }
 
+/* the placement's premise, after MPI_Init: with AVTEST_EXPECT_NICS set
+ * (runtests.sh twonics), MPICH opened that many NICs (MPI_INFO_ENV num_nics) */
+static inline void av_check_placement(void)
+{
+    const char *nics = getenv("AVTEST_EXPECT_NICS");
+    if (!nics)
+        return;
+    char v[16] = "";
+    int flag = 0;
+    MPI_Info_get(MPI_INFO_ENV, "num_nics", (int) sizeof v - 1, v, &flag);
+    av_ctx = "AVTEST_EXPECT_NICS";
+    if (!flag || strcmp(v, nics))
+        av_err("MPI_INFO_ENV num_nics is \"%s\", expected %s", flag ? v : "(unset)", nics);
+    av_ctx = "";
+}
+
 static inline void av_init(int *argc, char ***argv)
 {
     MPI_Init(argc, argv);
@@ -51,6 +67,7 @@ static inline void av_init(int *argc, char ***argv)
     MPI_Comm_size(MPI_COMM_WORLD, &av_wsize);
     MPI_Comm_group(MPI_COMM_WORLD, &av_wgroup);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
+    av_check_placement();
 }
 
 static inline int av_finalize(void)
