@@ -285,29 +285,30 @@ if want netpipe; then
     done
 fi
 
+# rate_reps STEP CSV LABEL THREADS VAR=VALUE...: MR_REPS interleaved msgrate.c
+# runs of the MPICH builds, 2 processes (THREADS empty: one thread, with
+# the latency; else its threads mode). Names differ from launch's globals.
+rate_reps() {
+    rstep=$1 rcsv=$2 rlabel=$3 rthreads=$4; shift 4
+    for rrep in $(seq 1 "$MR_REPS"); do
+        for rlib in $(pair "$rrep"); do
+            launch 300 "$rstep-$rlib-$rlabel${rthreads:+-$rthreads}-$rrep" "$rlib" 2 "$@" $spin -- \
+                "$out/bin-$rlib/msgrate" "$rlib" "$rlabel" "$rrep" "$rcsv" 64 "$MR_N" $rthreads || true
+        done
+    done
+}
 if want msgrate; then
     hdr msgrate "message rate (one pair, window 64 x 8 B) and 8-byte latency, $MR_REPS interleaved runs"
     echo "library,path,rep,window,windows,msgs_per_s,msgs_per_s_mean,latency_us" > "$out/msgrate.csv"
     for pe in $paths; do
-        for rep in $(seq 1 "$MR_REPS"); do
-            for lib in $(pair "$rep"); do
-                launch 300 "msgrate-$lib-${pe%%:*}-$rep" "$lib" 2 "${pe#*:}" $spin -- \
-                    "$out/bin-$lib/msgrate" "$lib" "${pe%%:*}" "$rep" "$out/msgrate.csv" 64 "$MR_N" || true
-            done
-        done
+        rate_reps msgrate "$out/msgrate.csv" "${pe%%:*}" "" "${pe#*:}"
     done
 fi
-
 if want mtrate; then
     hdr mtrate "multi-threaded message rate (one pair over OFI, threads: $MT_THREADS, NUM_VCIS = threads), $MR_REPS interleaved runs"
     echo "library,path,rep,threads,window,windows,msgs_per_s,msgs_per_s_mean" > "$out/mtrate.csv"
-    for t in $MT_THREADS; do
-        for rep in $(seq 1 "$MR_REPS"); do
-            for lib in $(pair "$rep"); do
-                launch 300 "mtrate-$lib-$t-$rep" "$lib" 2 MPIR_CVAR_NOLOCAL=1 MPIR_CVAR_CH4_NUM_VCIS="$t" $spin -- \
-                    "$out/bin-$lib/msgrate" "$lib" ofi "$rep" "$out/mtrate.csv" 64 "$MR_N" "$t" || true
-            done
-        done
+    for nthr in $MT_THREADS; do
+        rate_reps mtrate "$out/mtrate.csv" ofi "$nthr" MPIR_CVAR_NOLOCAL=1 MPIR_CVAR_CH4_NUM_VCIS="$nthr"
     done
 fi
 

@@ -8,8 +8,11 @@
  * table modes (LUT, LUT16, MLUT, MLUT32, MSEG with a lut) and the rare
  * regular maps whose formula is not invertible in one step (BLOCK with
  * stride < block size or negative, GRID with strides that do not nest) need
- * a rank index: the map's ranks sorted by (pgid, lpid, rank), 4 B per rank,
- * built on demand by the owner of the map and freed with it.
+ * a rank index, built on demand by the owner of the map and freed with it:
+ * when the map is in one process group and its lpids span at most 2 x its
+ * size (a permuted or thinned world, a node's ranks), a dense inverse over
+ * that span (4 B per lpid of the span: 4-8 B per rank), else the map's
+ * ranks sorted by (pgid, lpid, rank) (4 B per rank).
  *
  * Every closed-form answer is checked by decoding the candidate rank, so a
  * formula never returns a non-member. When a process appears at several
@@ -20,19 +23,18 @@
  * serialize them with the other writers (avrm_ctx.h).
  *
  * Costs: find O(1) for DIRECT/OFFSET/STRIDE/BLOCK/EXCEPT/GRID/JOIN,
- * O(16) ILUT, O(segments) <= 64 for MSEG without lut, O(log n) decodes with
- * an index. Index build O(n log n) time, 8 B per rank of scratch while
- * sorting, 4 B per rank kept (stats.rank_index_bytes).
+ * O(16) ILUT, O(segments) <= 64 for MSEG without lut, O(1) with a dense
+ * index, O(log n) decodes with a sorted one. Index build: O(n) time and 4 B
+ * per rank of scratch (dense), else O(n log n) and 8 B per rank while
+ * sorting; kept: stats.rank_index_bytes.
  */
 #ifndef AVRM_FIND_H
 #define AVRM_FIND_H
 
 #include "avrm_lookup.h"
 
-typedef struct avrm_rank_index {
-    uint32_t n;
-    uint32_t rank[];        /* ranks of the map sorted by (pgid, lpid, rank) */
-} avrm_rank_index_t;
+/* Opaque (avrm_find.c): dense or sorted, see the costs above. */
+typedef struct avrm_rank_index avrm_rank_index_t;
 
 /* Does avrm_map_find need an index for this map? O(1). */
 int avrm_map_find_needs_index(const avrm_rankmap_t *m);
@@ -55,13 +57,14 @@ int64_t avrm_map_find(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
  * may be in. The class of m1 is tested once per call, not per rank, for the
  * offset, table, stride and MSEG classes (an MSEG m1 walks its runs). Into
  * an offset or stride m2: one decode and one subtraction (and division) per
- * rank. Many ranks (n >= 8 and n >= size of
- * m2 / 4) with one process group on either side, into any other m2: a dense
+ * rank. Into a map with a dense index (idx2): that index is the inverse,
+ * one load per rank, nothing built. Many ranks (n >= 8 and n >= size of m2
+ * / 4) with one process group on either side, into any other m2: a dense
  * inverse of m2 built per call, O(n + m2 size) time, 4 B of scratch per lpid
  * of the AV or of m2's span (at most 4 x (n + m2 size), else not taken).
- * Otherwise through an index, a galloping search from the previous answer
- * (ascending processes: O(n1 + n2)), or one avrm_map_find per rank. idx2:
- * m2's index, as for avrm_map_find. */
+ * Otherwise through a sorted index, a galloping search from the previous
+ * answer (ascending processes: O(n1 + n2)), or one avrm_map_find per rank.
+ * idx2: m2's index, as for avrm_map_find. */
 void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const int32_t *in,
                         uint32_t n, const avrm_rankmap_t *m2, const avrm_rank_index_t *idx2,
                         int32_t absent, int32_t *out);

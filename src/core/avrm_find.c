@@ -4,6 +4,24 @@
 #include "avrm/avrm_find.h"
 #include "avrm_alloc.h"
 
+/* A map's rank index: process -> smallest rank (built on demand by the
+ * map's owner, avrm_find.h). Two layouts, chosen by avrm_rank_index_build:
+ *   dense   every rank in one process group, its lpids within a span of at
+ *           most DENSE_INDEX_SPAN x size: v[l - lo] = the smallest rank at
+ *           lpid l, -1 where none. One load per lookup, and translations
+ *           use it as their target with no per-call build.
+ *   sorted  otherwise: v = the ranks sorted by (pgid, lpid, rank); binary
+ *           search, O(log n) decodes per lookup.
+ * 4 B per entry: n = size (sorted) or the span (dense, <= 2 x size). */
+struct avrm_rank_index {
+    uint32_t n;             /* entries of v */
+    uint32_t dense;
+    avrm_pgid_t pgid;       /* dense: the map's one process group */
+    int32_t lo;             /* dense: the lpid of v[0] */
+    int32_t v[];
+};
+#define DENSE_INDEX_SPAN 2
+
 /* (pgid, lpid) as one ordered key */
 static uint64_t gpid_key(avrm_pgid_t pg, avrm_lpid_t l)
 {
@@ -85,38 +103,7 @@ static int cmp_u64(const void *a, const void *b)
 
 size_t avrm_rank_index_bytes(const avrm_rank_index_t *idx)
 {
-    return idx ? sizeof(*idx) + (size_t) idx->n * sizeof(uint32_t) : 0;
-}
-
-avrm_status_t avrm_rank_index_build(avrm_ctx_t *ctx, const avrm_rankmap_t *m,
-                                    avrm_rank_index_t **out)
-{
-    if (!ctx || !m || !out) return AVRM_ERR_ARG;
-    if (!avrm_map_find_needs_index(m) || m->size == 0) {
-        *out = NULL;
-        return AVRM_OK;
-    }
-    uint32_t n = m->size;
-    uint64_t *keys = avrm__malloc((size_t) n * sizeof(*keys));   /* scratch */
-    avrm_rank_index_t *idx = avrm__malloc(sizeof(*idx) + (size_t) n * sizeof(uint32_t));
-    if (!keys || !idx) {
-        avrm__free(keys);
-        avrm__free(idx);
-        return AVRM_ERR_NOMEM;
-    }
-    for (uint32_t r = 0; r < n; r++) {
-        avrm_pgid_t pg;
-        avrm_lpid_t l = avrm_map_lpid(ctx, m, r, &pg);
-        keys[r] = (uint64_t) pg << PACK_PGID_SHIFT | (uint64_t) l << PACK_LPID_SHIFT | r;
-    }
-    qsort(keys, n, sizeof(*keys), cmp_u64);
-    for (uint32_t i = 0; i < n; i++)
-        idx->rank[i] = (uint32_t) (keys[i] & PACK_RANK_MASK);
-    idx->n = n;
-    avrm__free(keys);
-    ctx->stats.rank_index_bytes += avrm_rank_index_bytes(idx);
-    *out = idx;
-    return AVRM_OK;
+    return idx ? sizeof(*idx) + (size_t) idx->n * sizeof(idx->v[0]) : 0;
 }
 
 void avrm_rank_index_free(avrm_ctx_t *ctx, avrm_rank_index_t *idx)
@@ -133,7 +120,7 @@ static uint32_t index_lower_bound(const avrm_ctx_t *ctx, const avrm_rankmap_t *m
 {
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (rank_key(ctx, m, idx->rank[mid]) < key) lo = mid + 1;
+        if (rank_key(ctx, m, idx->v[mid]) < key) lo = mid + 1;
         else hi = mid;
     }
     return lo;
@@ -143,7 +130,7 @@ static int64_t find_indexed(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
                             const avrm_rank_index_t *idx, uint64_t key)
 {
     uint32_t lo = index_lower_bound(ctx, m, idx, key, 0, idx->n);
-    return lo < idx->n && rank_key(ctx, m, idx->rank[lo]) == key ? (int64_t) idx->rank[lo] : -1;
+    return lo < idx->n && rank_key(ctx, m, idx->v[lo]) == key ? (int64_t) idx->v[lo] : -1;
 }
 
 int64_t avrm_map_find(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
@@ -151,6 +138,10 @@ int64_t avrm_map_find(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
 {
     best_t b = { ctx, m, gpid_key(g.pgid, g.lpid), -1 };
     if (m->size == 0) return -1;
+    if (idx && idx->dense) {
+        uint64_t d = (uint64_t) ((int64_t) g.lpid - idx->lo);
+        return g.pgid == idx->pgid && d < idx->n ? idx->v[d] : -1;
+    }
     if (idx) return find_indexed(ctx, m, idx, b.key);
     int single = !avrm_map_is_multi(m);
     if (single && g.pgid != m->pgid) return -1;
@@ -417,6 +408,85 @@ static int translate_dense(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, cons
     return 1;
 }
 
+/* The sorted index: every rank, by (pgid, lpid, rank). */
+static avrm_rank_index_t *index_sorted(const avrm_ctx_t *ctx, const avrm_rankmap_t *m)
+{
+    uint32_t n = m->size;
+    uint64_t *keys = avrm__malloc((size_t) n * sizeof(*keys));   /* scratch */
+    avrm_rank_index_t *idx = avrm__malloc(sizeof(*idx) + (size_t) n * sizeof(idx->v[0]));
+    if (!keys || !idx) {
+        avrm__free(keys);
+        avrm__free(idx);
+        return NULL;
+    }
+    for (uint32_t r = 0; r < n; r++) {
+        avrm_pgid_t pg;
+        avrm_lpid_t l = avrm_map_lpid(ctx, m, r, &pg);
+        keys[r] = (uint64_t) pg << PACK_PGID_SHIFT | (uint64_t) l << PACK_LPID_SHIFT | r;
+    }
+    qsort(keys, n, sizeof(*keys), cmp_u64);
+    for (uint32_t i = 0; i < n; i++)
+        idx->v[i] = (int32_t) (keys[i] & PACK_RANK_MASK);
+    idx->n = n;
+    idx->dense = 0;
+    idx->pgid = 0;
+    idx->lo = 0;
+    avrm__free(keys);
+    return idx;
+}
+
+/* The dense index of a map in one process group pg whose lpids span at most
+ * DENSE_INDEX_SPAN x size; NULL when they spread wider (or no memory) */
+static avrm_rank_index_t *index_dense(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
+                                      avrm_pgid_t pg, int *nomem)
+{
+    uint32_t n = m->size;
+    int32_t *lp = avrm__malloc((size_t) n * sizeof(*lp));      /* scratch */
+    if (!lp) {
+        *nomem = 1;
+        return NULL;
+    }
+    decode_lpids(ctx, m, NULL, n, pg, &LPIDS_AS_IS, lp);
+    int32_t lo = INT32_MAX, hi = -1;
+    for (uint32_t r = 0; r < n; r++) {
+        lo = lp[r] < lo ? lp[r] : lo;
+        hi = lp[r] > hi ? lp[r] : hi;
+    }
+    uint64_t span = (uint64_t) hi - lo + 1;
+    avrm_rank_index_t *idx = NULL;
+    if (lo >= 0 && span <= (uint64_t) DENSE_INDEX_SPAN * n) {
+        idx = avrm__malloc(sizeof(*idx) + span * sizeof(idx->v[0]));
+        *nomem = !idx;
+    }
+    if (idx) {
+        idx->n = (uint32_t) span;
+        idx->dense = 1;
+        idx->pgid = pg;
+        idx->lo = lo;
+        memset(idx->v, 0xff, span * sizeof(idx->v[0]));         /* -1: no rank */
+        for (uint32_t r = n; r-- > 0;)      /* the smallest rank written last */
+            idx->v[lp[r] - lo] = (int32_t) r;
+    }
+    avrm__free(lp);
+    return idx;
+}
+
+avrm_status_t avrm_rank_index_build(avrm_ctx_t *ctx, const avrm_rankmap_t *m,
+                                    avrm_rank_index_t **out)
+{
+    if (!ctx || !m || !out) return AVRM_ERR_ARG;
+    *out = NULL;
+    if (!avrm_map_find_needs_index(m) || m->size == 0) return AVRM_OK;
+    avrm_pgid_t pg;
+    int nomem = 0;
+    avrm_rank_index_t *idx = sole_pgid(m, &pg) ? index_dense(ctx, m, pg, &nomem) : NULL;
+    if (!idx && !nomem) idx = index_sorted(ctx, m);
+    if (!idx) return AVRM_ERR_NOMEM;
+    ctx->stats.rank_index_bytes += avrm_rank_index_bytes(idx);
+    *out = idx;
+    return AVRM_OK;
+}
+
 void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const int32_t *in,
                         uint32_t n, const avrm_rankmap_t *m2, const avrm_rank_index_t *idx2,
                         int32_t absent, int32_t *out)
@@ -429,6 +499,12 @@ void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const i
         target_t t = { m2->u.reg.offset, is_offset(m2) ? 1 : m2->u.reg.stride, m2->size, absent,
                        NULL };
         decode_lpids(ctx, m1, in, n, m2->pgid, &t, out);
+        return;
+    }
+    if (idx2 && idx2->dense) {
+        /* m2's dense index is the inverse: one load per rank, no build */
+        target_t t = { idx2->lo, 1, idx2->n, absent, idx2->v };
+        decode_lpids(ctx, m1, in, n, idx2->pgid, &t, out);
         return;
     }
     avrm_pgid_t pg;
@@ -453,7 +529,7 @@ void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const i
             avrm_lpid_t l = avrm_map_lpid(ctx, m1, (uint32_t) in[i], &pg);
             uint64_t key = gpid_key(pg, l);
             uint32_t lo = key >= prev ? pos : 0, step = 1, hi = lo;
-            while (hi < idx2->n && rank_key(ctx, m2, idx2->rank[hi]) < key) {   /* gallop */
+            while (hi < idx2->n && rank_key(ctx, m2, idx2->v[hi]) < key) {   /* gallop */
                 lo = hi + 1;
                 hi += step;
                 step *= 2;
@@ -462,8 +538,8 @@ void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const i
             lo = index_lower_bound(ctx, m2, idx2, key, lo, hi);   /* entry hi is >= key */
             pos = lo;
             prev = key;
-            out[i] = lo < idx2->n && rank_key(ctx, m2, idx2->rank[lo]) == key
-                   ? (int32_t) idx2->rank[lo] : absent;
+            out[i] = lo < idx2->n && rank_key(ctx, m2, idx2->v[lo]) == key
+                   ? (int32_t) idx2->v[lo] : absent;
         }
         return;
     }
