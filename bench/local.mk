@@ -55,7 +55,8 @@ bench-vci-init: mpich-vci mpich-vci-stock
 # own communicator and VCI: bench/out/vci/{1vci,4vci}/SUMMARY.md
 bench-vci: mpich-vci mpich-vci-stock
 	MPICH_PATCHED=$(MPICH_VCI_BUILD)/mpich-patched MPICH_STOCK=$(MPICH_VCI_BUILD)/mpich-stock LIBS="ours stock" \
-	STEPS="probe av insns mtrate" MR_N=2000 REPORT_COMMAND="make bench-vci" \
+	STEPS="probe av insns mtrate" MR_N=4000 MR_REPS=7 REPORT_COMMAND="make bench-vci" \
+	STOCK_AV_ENTRY_BYTES=4104 STOCK_AV_ENTRY_WHAT="fi_addr_t dest[8][64] + int is_local (per-VCI: MPIDI_CH4_MAX_VCIS = 64)" \
 		$(top_srcdir)/bench/real/run-real.sh $(abs_top_builddir)/bench/out/vci/1vci
 	MPICH_PATCHED=$(MPICH_VCI_BUILD)/mpich-patched MPICH_STOCK=$(MPICH_VCI_BUILD)/mpich-stock LIBS="ours stock" \
 	MPIR_CVAR_CH4_NUM_VCIS=4 FI_PROVIDER=$$(sed -n 's/^chosen //p' $(abs_top_builddir)/bench/out/vci/1vci/provider.txt) \
