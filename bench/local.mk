@@ -21,9 +21,9 @@ bench_bench_build_SOURCES = bench/build/buildtime.c bench/common/maps.c bench/co
 bench_bench_build_LDADD = libavrm.a
 EXTRA_DIST += bench/run-core.sh bench/tools/report.py bench/README.md \
 	bench/sim/run-library.sh bench/sim/libmemory.py bench/real/run-memclass.sh bench/real/initonly.c \
-	bench/real/run-vciinit.sh
+	bench/real/run-vciinit.sh bench/real/run-groupinsns.sh bench/real/groupinsns.c
 
-.PHONY: bench-core bench-core-full bench-ch4 bench-real bench-comm-memory bench-group-time bench-library-memory bench-memclass bench-vci-init bench-vci
+.PHONY: bench-core bench-core-full bench-ch4 bench-real bench-comm-memory bench-group-time bench-library-memory bench-memclass bench-vci-init bench-vci bench-group-insns
 bench-core: bench/bench-memory bench/bench-lookup bench/bench-build
 	$(top_srcdir)/bench/run-core.sh quick $(abs_top_builddir)
 bench-core-full: bench/bench-memory bench/bench-lookup bench/bench-build
@@ -79,6 +79,10 @@ bench-comm-memory:
 # interleaved rounds: bench/out/group-time/SUMMARY.md
 bench-group-time:
 	$(top_srcdir)/bench/real/run-grouptime.sh $(MPICH_PATCHED) $(MPICH_STOCK) $(abs_top_builddir)/bench/out/group-time
+# Issue 14: instructions per MPI_Group_translate_ranks call (callgrind on
+# rank 0; deterministic), ours vs stock: bench/out/group-insns/groupinsns.csv
+bench-group-insns:
+	$(top_srcdir)/bench/real/run-groupinsns.sh $(MPICH_PATCHED) $(MPICH_STOCK) $(abs_top_builddir)/bench/out/group-insns
 
 bench-real:
 	MPICH_PATCHED=$(MPICH_PATCHED) MPICH_STOCK=$(MPICH_STOCK) REPORT_COMMAND="make bench-real" \

@@ -82,6 +82,8 @@ int avrm_map_find_needs_index(const avrm_rankmap_t *m)
     case AVRM_MODE_BLOCK: return !block_invertible(m);
     case AVRM_MODE_GRID:  return !grid_nested(m);
     case AVRM_MODE_MSEG:  return m->u.mseg.lut != NULL;
+    case AVRM_MODE_ILUT:  /* <= 16 members: a dense index of <= 32 entries
+                           * beats a scan of the inline table per lookup */
     case AVRM_MODE_LUT:
     case AVRM_MODE_LUT16:
     case AVRM_MODE_MLUT:
@@ -304,7 +306,7 @@ static inline __attribute__((always_inline)) int32_t target_of(const target_t *t
  * i), the lpid taken as NOT_IN_PG when that rank is not in process group
  * pg; a negative in[i] is copied. out may be in. The map's class is tested
  * once for the loop, not per rank, for the classes translations meet most
- * (offset, tables, stride, MSEG). */
+ * (offset, tables including the inline one, stride, MSEG). */
 static inline __attribute__((always_inline)) void
 decode_lpids_to(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, const int32_t *in, uint32_t n,
                 avrm_pgid_t pg, const target_t *tp, int32_t *out, enum target_kind kind)
@@ -342,6 +344,8 @@ decode_lpids_to(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, const int32_t *i
     } else if (mm.mode == AVRM_MODE_LUT16) {
         const uint16_t *v = mm.u.lut.v;
         DECODE_EACH(v[r]);
+    } else if (mm.mode == AVRM_MODE_ILUT) {
+        DECODE_EACH(mm.u.ilut[r]);
     } else if (mm.mode == AVRM_MODE_STRIDE) {
         DECODE_EACH(avrm__lpid_stride(&mm, r));
     } else {
@@ -370,6 +374,8 @@ static void decode_lpids(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, const i
  * (span too wide, or no memory: the caller searches instead). */
 #define DENSE_SPAN_FACTOR 4
 #define DENSE_MIN_RANKS 8
+#define MSEG_FEW_RUNS 4
+#define MSEG_FEW_MEMBERS 16
 #define DENSE_STACK_INTS 512     /* 2 KB on the stack, half for each array */
 static int translate_dense(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const int32_t *in,
                            uint32_t n, avrm_pgid_t pg, const avrm_rankmap_t *m2,
@@ -507,8 +513,14 @@ void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const i
         decode_lpids(ctx, m1, in, n, idx2->pgid, &t, out);
         return;
     }
+    /* a small MSEG m2 of a few runs (the world minus a few ranks) is searched
+     * run by run per rank (avrm_map_find): measured (run-groupinsns.sh) at
+     * 0.5x the instructions of building its inverse for 13 members, but 3x
+     * for 61 */
+    int few_runs = m2->mode == AVRM_MODE_MSEG && !m2->u.mseg.lut &&
+                   m2->u.mseg.nsegs <= MSEG_FEW_RUNS && m2->size <= MSEG_FEW_MEMBERS;
     avrm_pgid_t pg;
-    if (n >= DENSE_MIN_RANKS && (uint64_t) n * DENSE_SPAN_FACTOR >= m2->size &&
+    if (!few_runs && n >= DENSE_MIN_RANKS && (uint64_t) n * DENSE_SPAN_FACTOR >= m2->size &&
         (sole_pgid(m1, &pg) || sole_pgid(m2, &pg)) &&
         translate_dense(ctx, m1, in, n, pg, m2, absent, out))
         return;     /* many ranks into a table, block, grid, exception or
