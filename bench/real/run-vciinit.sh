@@ -28,7 +28,7 @@ for lib in ours stock; do
         "$here/commheap.c"
 done
 cc -shared -fPIC -O2 -Wall -o "$out/nicshim.so" "$top/test/mpi/nicshim.c" -ldl
-pci=$(ls /sys/bus/pci/devices | head -2 | paste -sd, -)
+pci=$("$top/test/mpi/twonics-ns.sh" --pci)
 for c in $CONFIGS; do
     nics=${c%x*} vcis=${c#*x} d=$out/$c
     mkdir -p "$d"

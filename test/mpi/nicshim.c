@@ -14,8 +14,8 @@
  * fi_info per interface address), it attaches a struct fid_nic that says
  * "PCI device NICSHIM_PCI[i], link up". NICSHIM_PCI is a comma-separated list
  * of PCI addresses DOMAIN:BUS:DEV.FUNC of devices that exist (hwloc must
- * find them: MPICH asserts on an unknown one), e.g. the first two of
- * /sys/bus/pci/devices. Every other entry is left as the provider made it.
+ * find them: MPICH asserts on an unknown one), as `twonics-ns.sh --pci`
+ * picks them. Every other entry is left as the provider made it.
  * With "lo" and "eth0" on one host, MPICH then opens one endpoint per NIC
  * per VNI and exchanges all of them (patch 0009's arithmetic for nic > 0).
  *
