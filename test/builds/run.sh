@@ -23,14 +23,22 @@
 #        the twonics placement 2 NICs x 4 VNIs, 8 endpoints per process), and
 #        MPICH's comm group and threads (a directory of directories: each
 #        is listed), then threads again on 4 VCIs.
+# asan   (make mpich-asan: per-VCI, libmpi built with -fsanitize=address, no
+#        Fortran): our C MPI tests (comm group rma topo) on 4 VCIs, every
+#        placement including twonics; an ASan report aborts the run, which
+#        fails it. The tests are built with MPICH_CC="gcc -fsanitize=address"
+#        (libtool leaves the runtime out of libmpi.so's needed list).
+#        ASAN_OPTIONS: detect_leaks=0 (MPICH keeps blocks to exit; the debug
+#        flavor's memory dump checks ours), verify_asan_link_order=0 (the
+#        twonics placement preloads nicshim.so ahead of the runtime).
 # Ends with "skipped: N" and "N passed, N failed" summed over the parts.
 set -u
-[ $# -eq 4 ] || { echo "usage: $0 debug|fast|vci PREFIX MPICH_SRC OUTDIR" >&2; exit 2; }
+[ $# -eq 4 ] || { echo "usage: $0 debug|fast|vci|asan PREFIX MPICH_SRC OUTDIR" >&2; exit 2; }
 flavor=$1 prefix=$2 src=$3
 mkdir -p "$4" && out=$(cd "$4" && pwd) || exit 2
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-case $flavor in debug|fast|vci) ;; *) echo "run.sh: flavor debug, fast or vci" >&2; exit 2 ;; esac
+case $flavor in debug|fast|vci|asan) ;; *) echo "run.sh: flavor debug, fast, vci or asan" >&2; exit 2 ;; esac
 tp=0 tf=0 ts=0
 part() {  # name command...: run, sum its closing line
     name=$1; shift
@@ -49,6 +57,27 @@ part() {  # name command...: run, sum its closing line
     echo "$name: $p passed, $f failed, ${s:-0} skipped"
     tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + ${s:-0}))
 }
+if [ "$flavor" = asan ]; then
+    # the programs are built with -fsanitize=address too (MPICH's mpicc
+    # takes its compiler from MPICH_CC): libmpi.so does not name the runtime
+    export MPICH_CC="gcc -fsanitize=address"
+    part ours-asan-4vcis env MPIR_CVAR_CH4_NUM_VCIS=4 \
+        ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0:abort_on_error=1 \
+        "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-asan" comm group rma topo
+    # control: an overflow into a heap block during a receive must be reported
+    . "$top/test/mpienv.sh"
+    mkdir -p "$out/control"
+    if "$prefix/bin/mpicc" -o "$out/control/asan_control" "$here/asan_control.c" &&
+       ! ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0 "$prefix/bin/mpiexec" -n 1 \
+           "$out/control/asan_control" > "$out/control/asan_control.txt" 2>&1 &&
+       grep -q 'heap-buffer-overflow' "$out/control/asan_control.txt"; then
+        echo "PASS control: an overflow during a receive is reported by ASan"; tp=$((tp + 1))
+    else echo "FAIL control: no ASan report of an overflow left on purpose ($out/control)"; tf=$((tf + 1)); fi
+    echo "skipped: $ts (listed in $out/*.log)"
+    echo "$tp passed, $tf failed"
+    [ "$tf" -eq 0 ]
+    exit
+fi
 part ours "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi"
 [ "$flavor" = fast ] &&
     part ours-computed env MPIR_CVAR_AVRM_COMPUTED_AV=1 "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-computed"
