@@ -372,6 +372,27 @@ static void decode_lpids(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, const i
  * most DENSE_SPAN_FACTOR x (n + m2->size), so the 4 B per lpid of scratch
  * stay O(n + m2 size) as stock's O(size) temporaries do; 0 when not taken
  * (span too wide, or no memory: the caller searches instead). */
+/* [*lo, *hi] = the range of the lpids lp[0..n) of group pg (negative:
+ * another group's, skipped); empty (*lo > *hi) when there are none */
+static void lpid_range(const int32_t *lp, uint32_t n, int32_t *lo, int32_t *hi)
+{
+    *lo = INT32_MAX;
+    *hi = -1;
+    for (uint32_t r = 0; r < n; r++) {
+        if (lp[r] < 0) continue;
+        *lo = lp[r] < *lo ? lp[r] : *lo;
+        *hi = lp[r] > *hi ? lp[r] : *hi;
+    }
+}
+
+/* inv[l - lo] = the smallest r with lp[r] == l, -1 where none (span entries) */
+static void invert_lpids(const int32_t *lp, uint32_t n, int32_t lo, uint64_t span, int32_t *inv)
+{
+    memset(inv, 0xff, (size_t) span * sizeof(*inv));
+    for (uint32_t r = n; r-- > 0;)      /* the smallest rank written last */
+        if (lp[r] >= 0) inv[lp[r] - lo] = (int32_t) r;
+}
+
 #define DENSE_SPAN_FACTOR 4
 #define DENSE_MIN_RANKS 8
 #define MSEG_FEW_RUNS 4
@@ -388,24 +409,13 @@ static int translate_dense(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, cons
     int32_t lo = 0, hi = (int32_t) ctx->avs[pg]->size - 1;
     uint64_t limit = (uint64_t) DENSE_SPAN_FACTOR * ((uint64_t) n + m2->size);
     decode_lpids(ctx, m2, NULL, m2->size, pg, &LPIDS_AS_IS, lp2);
-    if ((uint64_t) hi + 1 > limit) {        /* the whole AV is too wide: m2's span */
-        lo = INT32_MAX;
-        hi = -1;
-        for (uint32_t r = 0; r < m2->size; r++) {
-            if (lp2[r] < 0) continue;       /* another group's */
-            lo = lp2[r] < lo ? lp2[r] : lo;
-            hi = lp2[r] > hi ? lp2[r] : hi;
-        }
-    }
+    if ((uint64_t) hi + 1 > limit)          /* the whole AV is too wide: m2's span */
+        lpid_range(lp2, m2->size, &lo, &hi);
     uint64_t span = hi >= lo ? (uint64_t) hi - lo + 1 : 0;
     if (span <= limit)
         inv = lp2 == small && span <= DENSE_STACK_INTS / 2 ? small + DENSE_STACK_INTS / 2
             : avrm__malloc((size_t) (span + 1) * sizeof(*inv));
-    if (inv) {
-        memset(inv, 0xff, (size_t) span * sizeof(*inv));     /* -1: no rank */
-        for (uint32_t r = m2->size; r-- > 0;)    /* the smallest rank written last */
-            if (lp2[r] >= 0) inv[lp2[r] - lo] = (int32_t) r;
-    }
+    if (inv) invert_lpids(lp2, m2->size, lo, span, inv);
     if (lp2 != small) avrm__free(lp2);
     if (!inv) return 0;
     target_t t = { lo, 1, (int64_t) span, absent, inv };
@@ -453,14 +463,11 @@ static avrm_rank_index_t *index_dense(const avrm_ctx_t *ctx, const avrm_rankmap_
         return NULL;
     }
     decode_lpids(ctx, m, NULL, n, pg, &LPIDS_AS_IS, lp);
-    int32_t lo = INT32_MAX, hi = -1;
-    for (uint32_t r = 0; r < n; r++) {
-        lo = lp[r] < lo ? lp[r] : lo;
-        hi = lp[r] > hi ? lp[r] : hi;
-    }
+    int32_t lo, hi;
+    lpid_range(lp, n, &lo, &hi);            /* every rank is in pg: none skipped */
     uint64_t span = (uint64_t) hi - lo + 1;
     avrm_rank_index_t *idx = NULL;
-    if (lo >= 0 && span <= (uint64_t) DENSE_INDEX_SPAN * n) {
+    if (hi >= lo && span <= (uint64_t) DENSE_INDEX_SPAN * n) {
         idx = avrm__malloc(sizeof(*idx) + span * sizeof(idx->v[0]));
         *nomem = !idx;
     }
@@ -469,9 +476,7 @@ static avrm_rank_index_t *index_dense(const avrm_ctx_t *ctx, const avrm_rankmap_
         idx->dense = 1;
         idx->pgid = pg;
         idx->lo = lo;
-        memset(idx->v, 0xff, span * sizeof(idx->v[0]));         /* -1: no rank */
-        for (uint32_t r = n; r-- > 0;)      /* the smallest rank written last */
-            idx->v[lp[r] - lo] = (int32_t) r;
+        invert_lpids(lp, n, lo, span, idx->v);
     }
     avrm__free(lp);
     return idx;
