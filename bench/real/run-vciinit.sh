@@ -27,24 +27,22 @@ for lib in ours stock; do
     "$prefix/bin/mpicc" -std=gnu11 -O2 -Wall -Wno-stringop-overflow -o "$out/commheap-$lib" \
         "$here/commheap.c"
 done
-cc -shared -fPIC -O2 -Wall -o "$out/nicshim.so" "$top/test/mpi/nicshim.c" -ldl
-pci=$("$top/test/mpi/twonics-ns.sh" --pci)
+"$top/test/mpi/twonics-ns.sh" --shim "$out/nicshim.so"
 for c in $CONFIGS; do
     nics=${c%x*} vcis=${c#*x} d=$out/$c
     mkdir -p "$d"
     echo "library,np,rep,shape,K,median_bytes,mean_bytes,avrm_median,avrm_mean,avrm_heap_mean,median_us,mean_us" \
         > "$d/heap.csv"
     echo "library,np,shape,mode_rank0,map_bytes_max" > "$d/maps.csv"
-    ns="" nicenv=""
-    if [ "$nics" -gt 1 ]; then
-        ns="unshare -n $top/test/mpi/twonics-ns.sh"
-        nicenv="FI_PROVIDER=sockets LD_PRELOAD=$out/nicshim.so NICSHIM_PCI=$pci MPIR_CVAR_CH4_OFI_MAX_NICS=$nics"
-    fi
+    ns=""      # two NICs: twonics-ns.sh's namespace and environment
+    case $nics in 1) ;; 2) ns="unshare -n $top/test/mpi/twonics-ns.sh" ;;
+        *) echo "run-vciinit: $c: 1 or 2 NICs (twonics-ns.sh makes two)" >&2; exit 2 ;; esac
     for lib in ours stock; do
         eval prefix=\$$lib
         for np in $NPS; do
             # shellcheck disable=SC2086
-            env MPIR_CVAR_CH4_NUM_VCIS="$vcis" $nicenv timeout 300 $ns "$prefix/bin/mpiexec" -n "$np" \
+            env MPIR_CVAR_CH4_NUM_VCIS="$vcis" NICSHIM_SO="$out/nicshim.so" timeout 300 $ns \
+                "$prefix/bin/mpiexec" -n "$np" \
                 "$out/commheap-$lib" "$lib" "$d/heap.csv" "$d/maps.csv" 1 none
         done
     done

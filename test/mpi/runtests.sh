@@ -10,11 +10,10 @@
 #   oddeven  two emulated nodes, odd/even ranks (MPIR_CVAR_ODD_EVEN_CLIQUES)
 #   block3   three emulated nodes of consecutive ranks
 #            (MPIR_CVAR_NUM_CLIQUES=3 MPIR_CVAR_CLIQUES_BY_BLOCK)
-#   twonics  netmod only over two NICs per process:
-#            each run in its own network namespace with two veth NICs
-#            (twonics-ns.sh, needs unshare -n), libfabric's sockets provider,
-#            nicshim.so preloaded so that MPICH counts them as two PCI NICs,
-#            MPIR_CVAR_CH4_OFI_MAX_NICS=2 and multi-NIC hashing on (messages
+#   twonics  netmod only over two NICs per process: each run in its own
+#            network namespace with two veth NICs, the sockets provider and
+#            nicshim.so preloaded so that MPICH counts them as two PCI NICs
+#            (twonics-ns.sh, needs unshare -n), multi-NIC hashing on (messages
 #            spread over both NICs by context, rank and tag, on communicators
 #            that assert no wildcards: comm/multinic). Every test checks that
 #            MPI_INFO_ENV's num_nics is 2 (AVTEST_EXPECT_NICS).
@@ -56,9 +55,8 @@ config_env() {
         nolocal) echo "MPIR_CVAR_NOLOCAL=1" ;;
         oddeven) echo "MPIR_CVAR_ODD_EVEN_CLIQUES=1" ;;
         block3) echo "MPIR_CVAR_NUM_CLIQUES=3 MPIR_CVAR_CLIQUES_BY_BLOCK=1" ;;
-        twonics) echo "MPIR_CVAR_NOLOCAL=1 MPIR_CVAR_CH4_OFI_MAX_NICS=2" \
-                      "MPIR_CVAR_CH4_OFI_ENABLE_MULTI_NIC_HASHING=1 FI_PROVIDER=sockets" \
-                      "LD_PRELOAD=$out/nicshim.so NICSHIM_PCI=${nicshim_pci:-} AVTEST_EXPECT_NICS=2" ;;
+        twonics) echo "MPIR_CVAR_NOLOCAL=1 MPIR_CVAR_CH4_OFI_ENABLE_MULTI_NIC_HASHING=1" \
+                      "NICSHIM_SO=$out/nicshim.so AVTEST_EXPECT_NICS=2" ;;
         *) echo "runtests: unknown config $1" >&2; exit 2 ;;
     esac
 }
@@ -122,15 +120,13 @@ done
 [ $fail -eq 0 ] || finish
 # twonics: the shim, two PCI devices hwloc knows (MPICH asserts on an
 # unknown one), and a network namespace of our own; any missing is a failure
-nicshim_pci=""
 case " $configs " in *" twonics "*)
     if [ -z "$list" ]; then
-        nicshim_pci=$("$here/twonics-ns.sh" --pci)
-        if ! cc -shared -fPIC -O2 -Wall -o "$out/nicshim.so" "$here/nicshim.c" -ldl; then
+        if ! "$here/twonics-ns.sh" --shim "$out/nicshim.so"; then
             echo "FAIL twonics: nicshim.c does not build"; fail=$((fail + 1))
-        elif [ "$(echo "$nicshim_pci" | tr , ' ' | wc -w)" -lt 2 ]; then
+        elif [ "$("$here/twonics-ns.sh" --pci | tr , ' ' | wc -w)" -lt 2 ]; then
             echo "FAIL twonics: fewer than two PCI devices (not bridges) in /sys/bus/pci/devices"; fail=$((fail + 1))
-        elif ! unshare -n "$here/twonics-ns.sh" true; then
+        elif ! NICSHIM_SO="$out/nicshim.so" unshare -n "$here/twonics-ns.sh" true; then
             echo "FAIL twonics: cannot make a network namespace with two veth NICs (unshare -n, ip)"
             fail=$((fail + 1))
         fi
