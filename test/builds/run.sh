@@ -57,6 +57,29 @@ part() {  # name command...: run, sum its closing line
     echo "$name: $p passed, $f failed, ${s:-0} skipped"
     tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + ${s:-0}))
 }
+# control NAME NP EXIT PATTERN WHAT: build test/builds/NAME.c, run it on NP
+# processes, which must exit 0 (EXIT ok) or not (EXIT fail), and find
+# PATTERN (grep -E) in its output: WHAT must be seen, or the check it
+# controls could not fail
+control() {
+    cname=$1 cnp=$2 cexit=$3 cpat=$4 cwhat=$5 cok=0
+    . "$top/test/mpienv.sh"
+    mkdir -p "$out/control"
+    if "$prefix/bin/mpicc" -o "$out/control/$cname" "$here/$cname.c"; then
+        "$prefix/bin/mpiexec" -n "$cnp" "$out/control/$cname" > "$out/control/$cname.txt" 2>&1
+        crc=$?
+        case $cexit in ok) [ "$crc" -eq 0 ] ;; *) [ "$crc" -ne 0 ] ;; esac &&
+            grep -qE "$cpat" "$out/control/$cname.txt" && cok=1
+    fi
+    if [ "$cok" = 1 ]; then echo "PASS control: $cwhat"; tp=$((tp + 1))
+    else echo "FAIL control: not seen: $cwhat ($out/control)"; tf=$((tf + 1)); fi
+}
+finish() {
+    echo "skipped: $ts (listed in $out/*.log)"
+    echo "$tp passed, $tf failed"
+    [ "$tf" -eq 0 ]
+    exit
+}
 if [ "$flavor" = asan ]; then
     # the programs are built with -fsanitize=address too (MPICH's mpicc
     # takes its compiler from MPICH_CC): libmpi.so does not name the runtime
@@ -64,19 +87,10 @@ if [ "$flavor" = asan ]; then
     part ours-asan-4vcis env MPIR_CVAR_CH4_NUM_VCIS=4 \
         ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0:abort_on_error=1 \
         "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-asan" comm group rma topo
-    # control: an overflow into a heap block during a receive must be reported
-    . "$top/test/mpienv.sh"
-    mkdir -p "$out/control"
-    if "$prefix/bin/mpicc" -o "$out/control/asan_control" "$here/asan_control.c" &&
-       ! ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0 "$prefix/bin/mpiexec" -n 1 \
-           "$out/control/asan_control" > "$out/control/asan_control.txt" 2>&1 &&
-       grep -q 'heap-buffer-overflow' "$out/control/asan_control.txt"; then
-        echo "PASS control: an overflow during a receive is reported by ASan"; tp=$((tp + 1))
-    else echo "FAIL control: no ASan report of an overflow left on purpose ($out/control)"; tf=$((tf + 1)); fi
-    echo "skipped: $ts (listed in $out/*.log)"
-    echo "$tp passed, $tf failed"
-    [ "$tf" -eq 0 ]
-    exit
+    export ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0
+    control asan_control 1 fail 'heap-buffer-overflow' \
+        "an overflow into a heap block during a receive, reported by ASan"
+    finish
 fi
 part ours "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi"
 [ "$flavor" = fast ] &&
@@ -99,15 +113,9 @@ part mpich env MPITEST_TIMEOUT_MULTIPLIER="$mult" SUITE_DIRS="${BUILDS_SUITE_DIR
     part mpich-4vcis env MPIR_CVAR_CH4_NUM_VCIS=4 SUITE_DIRS="$threads" \
         "$top/test/mpich-suite/run.sh" "$prefix" "$src" "$out/mpich-suite-4vcis"
 if [ "$flavor" = debug ]; then
-    # control: a block the program never frees (MPI_Alloc_mem) must show in
-    # the dump, or the dump is not working and no leak could be seen
-    . "$top/test/mpienv.sh"
-    mkdir -p "$out/control"
-    if "$prefix/bin/mpicc" -o "$out/control/leak_control" "$here/leak_control.c" &&
-       "$prefix/bin/mpiexec" -n 2 "$out/control/leak_control" > "$out/control/leak_control.txt" 2>&1 &&
-       grep -qE '\[[0-9]+\] [0-9]+ at \[' "$out/control/leak_control.txt"; then
-        echo "PASS control: a block left on purpose is in the memory dump"; tp=$((tp + 1))
-    else echo "FAIL control: no memory dump of a block left on purpose ($out/control)"; tf=$((tf + 1)); fi
+    # a block the program never frees (MPI_Alloc_mem) must show in the dump,
+    # or the dump is not working and no leak could be seen
+    control leak_control 2 ok '\[[0-9]+\] [0-9]+ at \[' "a block left on purpose, in the memory dump"
     # every memory dump line of every run: ours by FILE[LINE], MPICH's counted
     grep -rhoE '\[[0-9]+\] [0-9]+ at \[[^]]*\], *[^ ]*\[[0-9]+\]' "$out" --include='*.log' --include='*.tap' \
         --exclude-dir=control \
@@ -118,6 +126,4 @@ if [ "$flavor" = debug ]; then
     if [ "$ours" -eq 0 ]; then echo "PASS no block of our glue or libavrm left at MPI_Finalize"; tp=$((tp + 1))
     else grep 'ch4_avrm' "$out/leaks.txt" | sed 's/^/FAIL leak: /'; tf=$((tf + ours)); fi
 fi
-echo "skipped: $ts (listed in $out/*.log)"
-echo "$tp passed, $tf failed"
-[ "$tf" -eq 0 ]
+finish
