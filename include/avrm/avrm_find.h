@@ -61,9 +61,9 @@ int64_t avrm_map_find(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
  * one load per rank, nothing built. Many ranks (n >= 8 and n >= size of m2
  * / 4) with one process group on either side, into any other m2: a dense
  * inverse of m2 built per call, O(n + m2 size) time, 4 B of scratch per lpid
- * of the AV or of m2's span (at most 4 x (n + m2 size), else not taken),
- * except into an MSEG m2 of at most 4 runs and 16 members, searched run by
- * run per rank.
+ * of the AV or of m2's span (at most 4 x (n + m2 size), else not taken).
+ * Into an MSEG m2 of at most 4 runs in one process group (the world minus a
+ * few ranks): each rank's process tested against those runs, nothing built.
  * Otherwise through a sorted index, a galloping search from the previous
  * answer (ascending processes: O(n1 + n2)), or one avrm_map_find per rank.
  * idx2: m2's index, as for avrm_map_find. */

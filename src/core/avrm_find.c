@@ -275,21 +275,53 @@ static inline int64_t seg_lut_lpid(seg_cursor_t *c, const avrm_lpid_t *lut, uint
 /* Where a decoded lpid goes: d = (lpid - off) / st when that divides
  * exactly and falls in [0, size), `absent` otherwise; then, with a table
  * inv, inv[d] (absent where it holds -1). A rank of a stride map (an offset
- * map with st 1), an lpid itself (LPIDS_AS_IS), or a dense inverse. */
+ * map with st 1), an lpid itself (LPIDS_AS_IS), or a dense inverse. Or,
+ * with nruns > 0, a rank of an MSEG map in one process group whose runs
+ * ascend in lpid without overlap (the world minus a few ranks): the run
+ * holding the lpid, found by a cursor that ascending lpids move forward. */
+typedef struct target_run {
+    int64_t lpid_base;          /* lpid of the run's first rank */
+    uint32_t len, first;        /* its ranks: [first, first + len) */
+} target_run_t;
 typedef struct target {
     int64_t off, st, size;
     int32_t absent;
     const int32_t *inv;
+    const target_run_t *run;
+    uint32_t nruns;
 } target_t;
-static const target_t LPIDS_AS_IS = { 0, 1, INT32_MAX, NOT_IN_PG, NULL };
+static const target_t LPIDS_AS_IS = { 0, 1, INT32_MAX, NOT_IN_PG, NULL, NULL, 0 };
 
 /* target_of's steps, chosen once per loop (decode_lpids): every call site
  * passes a constant, so each loop is compiled without the other steps. */
-enum target_kind { TO_RANK, TO_STRIDE, TO_INV };
+enum target_kind { TO_RANK, TO_STRIDE, TO_INV, TO_RUNS };
+
+/* TO_RUNS: the run of the last answer, kept in registers by the loop: an
+ * lpid in it costs one subtraction and one comparison */
+typedef struct run_cursor {
+    int64_t lpid_base, delta;   /* the run's first lpid; rank - lpid in it */
+    uint64_t len;               /* 0 before the first seek */
+    uint32_t k;
+} run_cursor_t;
+
+/* An lpid outside the cursor's run: from that run forward (from the first
+ * when l lies below it), then the rank or absent */
+static __attribute__((noinline)) int32_t run_seek(const target_t *t, run_cursor_t *c, int64_t l)
+{
+    uint32_t k = l < t->run[c->k].lpid_base ? 0 : c->k;
+    while (k + 1 < t->nruns && l >= t->run[k + 1].lpid_base) k++;
+    const target_run_t *r = &t->run[k];
+    *c = (run_cursor_t) { r->lpid_base, (int64_t) r->first - r->lpid_base, r->len, k };
+    return (uint64_t) (l - r->lpid_base) < r->len ? (int32_t) (l + c->delta) : t->absent;
+}
 
 static inline __attribute__((always_inline)) int32_t target_of(const target_t *t, int64_t l,
-                                                               enum target_kind kind)
+                                                               enum target_kind kind,
+                                                               run_cursor_t *c)
 {
+    if (kind == TO_RUNS)            /* lpid_base >= 0: another group's l misses every run */
+        return (uint64_t) (l - c->lpid_base) < c->len ? (int32_t) (l + c->delta)
+                                                      : run_seek(t, c, l);
     int64_t d = l - t->off;         /* NOT_IN_PG, OTHER_PG_BASE + r: below 0, out of range */
     if (kind == TO_STRIDE) {        /* 32-bit division: several times cheaper */
         if (t->st < 0) d = -d;
@@ -313,16 +345,17 @@ decode_lpids_to(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, const int32_t *i
 {
     const target_t t = *tp;         /* out may alias what tp and m point to: */
     const avrm_rankmap_t mm = *m;   /* copies stay in registers */
+    run_cursor_t cursor = { 0, 0, 0, 0 };   /* TO_RUNS: no run yet */
 #define DECODE_EACH(lpid_of)                                                    \
     do {                                                                        \
         if (in)                                                                 \
             for (uint32_t i = 0; i < n; i++) {                                  \
                 uint32_t r = (uint32_t) in[i];                                  \
-                out[i] = in[i] < 0 ? in[i] : target_of(&t, (lpid_of), kind);       \
+                out[i] = in[i] < 0 ? in[i] : target_of(&t, (lpid_of), kind, &cursor); \
             }                                                                   \
         else                                                                    \
             for (uint32_t r = 0; r < n; r++)                                    \
-                out[r] = target_of(&t, (lpid_of), kind);                           \
+                out[r] = target_of(&t, (lpid_of), kind, &cursor);                  \
     } while (0)
     avrm_pgid_t g;
     avrm_lpid_t l;
@@ -359,6 +392,8 @@ static void decode_lpids(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, const i
 {
     if (t->inv)
         decode_lpids_to(ctx, m, in, n, pg, t, out, TO_INV);
+    else if (t->nruns)
+        decode_lpids_to(ctx, m, in, n, pg, t, out, TO_RUNS);
     else if (t->st != 1)
         decode_lpids_to(ctx, m, in, n, pg, t, out, TO_STRIDE);
     else
@@ -395,8 +430,6 @@ static void invert_lpids(const int32_t *lp, uint32_t n, int32_t lo, uint64_t spa
 
 #define DENSE_SPAN_FACTOR 4
 #define DENSE_MIN_RANKS 8
-#define MSEG_FEW_RUNS 4
-#define MSEG_FEW_MEMBERS 16
 #define DENSE_STACK_INTS 512     /* 2 KB on the stack, half for each array */
 static int translate_dense(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const int32_t *in,
                            uint32_t n, avrm_pgid_t pg, const avrm_rankmap_t *m2,
@@ -418,7 +451,7 @@ static int translate_dense(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, cons
     if (inv) invert_lpids(lp2, m2->size, lo, span, inv);
     if (lp2 != small) avrm__free(lp2);
     if (!inv) return 0;
-    target_t t = { lo, 1, (int64_t) span, absent, inv };
+    target_t t = { lo, 1, (int64_t) span, absent, inv, NULL, 0 };
     decode_lpids(ctx, m1, in, n, pg, &t, out);
     if (inv != small + DENSE_STACK_INTS / 2) avrm__free(inv);
     return 1;
@@ -498,6 +531,25 @@ avrm_status_t avrm_rank_index_build(avrm_ctx_t *ctx, const avrm_rankmap_t *m,
     return AVRM_OK;
 }
 
+/* The runs of an MSEG map without lut, all in one process group *pg, when
+ * there are at most TARGET_RUNS of them and they ascend in lpid without
+ * overlap (so each lpid has one rank); 0 otherwise. */
+#define TARGET_RUNS 8
+static uint32_t ascending_runs(const avrm_rankmap_t *m, target_run_t *run, avrm_pgid_t *pg)
+{
+    if (m->mode != AVRM_MODE_MSEG || m->u.mseg.lut || m->u.mseg.nsegs > TARGET_RUNS) return 0;
+    uint32_t ns = m->u.mseg.nsegs;
+    const avrm_seg_t *s = m->u.mseg.segs;
+    for (uint32_t k = 0; k < ns; k++) {
+        uint32_t end = k + 1 < ns ? s[k + 1].first : m->size;
+        run[k] = (target_run_t) { s[k].lpid_base, end - s[k].first, s[k].first };
+        if (s[k].pgid != s[0].pgid ||
+            (k > 0 && run[k].lpid_base < run[k - 1].lpid_base + run[k - 1].len)) return 0;
+    }
+    *pg = s[0].pgid;
+    return ns;
+}
+
 void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const int32_t *in,
                         uint32_t n, const avrm_rankmap_t *m2, const avrm_rank_index_t *idx2,
                         int32_t absent, int32_t *out)
@@ -508,24 +560,27 @@ void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const i
          * rank, a column; an offset map is a stride of 1): the lpids, one
          * subtraction and an exact division */
         target_t t = { m2->u.reg.offset, is_offset(m2) ? 1 : m2->u.reg.stride, m2->size, absent,
-                       NULL };
+                       NULL, NULL, 0 };
         decode_lpids(ctx, m1, in, n, m2->pgid, &t, out);
         return;
     }
     if (idx2 && idx2->dense) {
         /* m2's dense index is the inverse: one load per rank, no build */
-        target_t t = { idx2->lo, 1, idx2->n, absent, idx2->v };
+        target_t t = { idx2->lo, 1, idx2->n, absent, idx2->v, NULL, 0 };
         decode_lpids(ctx, m1, in, n, idx2->pgid, &t, out);
         return;
     }
-    /* a small MSEG m2 of a few runs (the world minus a few ranks) is searched
-     * run by run per rank (avrm_map_find): measured (run-groupinsns.sh) at
-     * 0.5x the instructions of building its inverse for 13 members, but 3x
-     * for 61 */
-    int few_runs = m2->mode == AVRM_MODE_MSEG && !m2->u.mseg.lut &&
-                   m2->u.mseg.nsegs <= MSEG_FEW_RUNS && m2->size <= MSEG_FEW_MEMBERS;
     avrm_pgid_t pg;
-    if (!few_runs && n >= DENSE_MIN_RANKS && (uint64_t) n * DENSE_SPAN_FACTOR >= m2->size &&
+    target_run_t runs[TARGET_RUNS];
+    uint32_t nruns = ascending_runs(m2, runs, &pg);
+    if (nruns) {
+        /* an MSEG m2 of a few runs ascending in lpid (the world minus a few
+         * ranks): each decoded lpid found in its run, nothing built */
+        target_t t = { 0, 1, 0, absent, NULL, runs, nruns };
+        decode_lpids(ctx, m1, in, n, pg, &t, out);
+        return;
+    }
+    if (n >= DENSE_MIN_RANKS && (uint64_t) n * DENSE_SPAN_FACTOR >= m2->size &&
         (sole_pgid(m1, &pg) || sole_pgid(m2, &pg)) &&
         translate_dense(ctx, m1, in, n, pg, m2, absent, out))
         return;     /* many ranks into a table, block, grid, exception or

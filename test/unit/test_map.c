@@ -340,7 +340,11 @@ static void test_compact(void)
             CHECK(g.m.mode != AVRM_MODE_MSEG || (g.m.u.mseg.lut == NULL && g.m.u.mseg.nsegs <= k + 1));
             CHECK(avrm_map_table_bytes(&g.m, NULL) <= (k + 1) * sizeof(avrm_seg_t));
             CHECK(!avrm_map_find_needs_index(&g.m));
+            /* translations into it (its runs as the target when at most 4) and out of it */
+            CHECK(tu_translate_mismatches(ctx, &w, &g) == 0 && tu_translate_mismatches(ctx, &g, &w) == 0 &&
+                  tu_translate_mismatches(ctx, &g, &g) == 0);
             CHECK(tu_build(ctx, &w, map, n, &c) && tu_check(ctx, &c));        /* a comm: table */
+            CHECK(tu_translate_mismatches(ctx, &c, &g) == 0);
             CHECK(c.m.mode != AVRM_MODE_MSEG);     /* the plain builder keeps its hot path */
             tu_release(ctx, &c);
             tu_release(ctx, &g);
@@ -352,6 +356,15 @@ static void test_compact(void)
         n = tu_gen(G_PERM, W, map);
         CHECK(tu_build_ex(ctx, &w, map, n, 1, &g) && tu_check(ctx, &g));
         CHECK(g.m.mode == AVRM_MODE_LUT16 || g.m.mode == AVRM_MODE_LUT);
+        tu_release(ctx, &g);
+        /* 3 runs out of lpid order, one process twice (the first run's rank
+         * wins): an MSEG target whose runs are not sorted by lpid */
+        n = 0;
+        for (uint32_t q = 0; q < 300; q++) map[n++] = (int32_t) (W / 2 + q);
+        for (uint32_t q = 0; q < 200; q++) map[n++] = (int32_t) q;
+        for (uint32_t q = 0; q < 250; q++) map[n++] = (int32_t) (W / 2 + 150 + q);
+        CHECK(tu_build_ex(ctx, &w, map, n, 1, &g) && tu_check(ctx, &g) && g.m.mode == AVRM_MODE_MSEG);
+        CHECK(tu_translate_mismatches(ctx, &w, &g) == 0 && tu_translate_mismatches(ctx, &g, &g) == 0);
         tu_release(ctx, &g);
         static const int32_t few[10] = { 0, 1, 2, 3, 4, 12, 13, 20, 21, 22 };   /* 3 runs */
         memcpy(map, few, sizeof(few));

@@ -1,8 +1,9 @@
 /* Group constructors checked against expectations computed here:
  * incl (random order), excl, range_incl / range_excl with strides
  * (positive, negative, several ranges), union, intersection, difference,
- * compare, translate_ranks both ways (incl. MPI_PROC_NULL), and the
- * communicators MPI_Comm_create builds from them. */
+ * compare, translate_ranks both ways (incl. MPI_PROC_NULL), the
+ * communicators MPI_Comm_create builds from them, and its MPI_ERR_GROUP for a
+ * group outside the communicator. */
 #include "avtest.h"
 
 static int W;
@@ -210,6 +211,35 @@ int main(int argc, char **argv)
         MPI_Group_free(&h);
         free(a);
         free(b);
+    }
+    /* MPI_Comm_create with a group that is not in the communicator (the
+     * world's group on one half of it, then on an intercomm between the
+     * halves): MPI_ERR_GROUP naming the member, on every process, and
+     * the communicator stays usable */
+    if (W >= 2) {
+        MPI_Comm half, inter;
+        MPI_Comm_split(MPI_COMM_WORLD, av_wrank % 2, av_wrank, &half);
+        MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, av_wrank % 2 ? 0 : 1, 7, &inter);
+        MPI_Comm cs[2] = { half, inter };
+        for (int k = 0; k < 2; k++) {
+            MPI_Comm c = MPI_COMM_NULL;
+            char msg[MPI_MAX_ERROR_STRING];
+            int cls = MPI_SUCCESS, len = 0;
+            av_ctx = k ? "create from a non-subset, intercomm" : "create from a non-subset";
+            MPI_Comm_set_errhandler(cs[k], MPI_ERRORS_RETURN);
+            int rc = MPI_Comm_create(cs[k], av_wgroup, &c);
+            MPI_Error_class(rc, &cls);
+            if (rc != MPI_SUCCESS)
+                MPI_Error_string(rc, msg, &len);
+            if (cls != MPI_ERR_GROUP || !strstr(msg, "not a member of this communicator"))
+                av_err("error class %d (MPI_ERR_GROUP %d), message \"%.*s\"", cls, MPI_ERR_GROUP,
+                       len, rc != MPI_SUCCESS ? msg : "");
+            if (c != MPI_COMM_NULL)
+                MPI_Comm_free(&c);
+            MPI_Barrier(cs[k]);
+        }
+        MPI_Comm_free(&inter);
+        MPI_Comm_free(&half);
     }
     free(world);
     free(e);
