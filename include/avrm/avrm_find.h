@@ -62,8 +62,9 @@ int64_t avrm_map_find(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
  * / 4) with one process group on either side, into any other m2: a dense
  * inverse of m2 built per call, O(n + m2 size) time, 4 B of scratch per lpid
  * of the AV or of m2's span (at most 4 x (n + m2 size), else not taken).
- * Into an MSEG m2 of at most 4 runs in one process group (the world minus a
- * few ranks): each rank's process tested against those runs, nothing built.
+ * Into an MSEG m2 of at most 8 runs of one process group ascending in lpid
+ * (the world minus a few ranks): each rank's process found by a cursor over
+ * those runs (amortized O(1) for ascending processes), nothing built.
  * Otherwise through a sorted index, a galloping search from the previous
  * answer (ascending processes: O(n1 + n2)), or one avrm_map_find per rank.
  * idx2: m2's index, as for avrm_map_find. */
