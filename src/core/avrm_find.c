@@ -306,13 +306,14 @@ typedef struct run_cursor {
 
 /* An lpid outside the cursor's run: from that run forward (from the first
  * when l lies below it), then the rank or absent */
-static __attribute__((noinline)) int32_t run_seek(const target_t *t, run_cursor_t *c, int64_t l)
+static __attribute__((noinline)) int32_t run_seek(const target_run_t *run, uint32_t nruns,
+                                                  int32_t absent, run_cursor_t *c, int64_t l)
 {
-    uint32_t k = l < t->run[c->k].lpid_base ? 0 : c->k;
-    while (k + 1 < t->nruns && l >= t->run[k + 1].lpid_base) k++;
-    const target_run_t *r = &t->run[k];
+    uint32_t k = l < run[c->k].lpid_base ? 0 : c->k;
+    while (k + 1 < nruns && l >= run[k + 1].lpid_base) k++;
+    const target_run_t *r = &run[k];
     *c = (run_cursor_t) { r->lpid_base, (int64_t) r->first - r->lpid_base, r->len, k };
-    return (uint64_t) (l - r->lpid_base) < r->len ? (int32_t) (l + c->delta) : t->absent;
+    return (uint64_t) (l - r->lpid_base) < r->len ? (int32_t) (l + c->delta) : absent;
 }
 
 static inline __attribute__((always_inline)) int32_t target_of(const target_t *t, int64_t l,
@@ -321,7 +322,7 @@ static inline __attribute__((always_inline)) int32_t target_of(const target_t *t
 {
     if (kind == TO_RUNS)            /* lpid_base >= 0: another group's l misses every run */
         return (uint64_t) (l - c->lpid_base) < c->len ? (int32_t) (l + c->delta)
-                                                      : run_seek(t, c, l);
+                                                      : run_seek(t->run, t->nruns, t->absent, c, l);
     int64_t d = l - t->off;         /* NOT_IN_PG, OTHER_PG_BASE + r: below 0, out of range */
     if (kind == TO_STRIDE) {        /* 32-bit division: several times cheaper */
         if (t->st < 0) d = -d;
@@ -344,7 +345,8 @@ decode_lpids_to(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, const int32_t *i
                 avrm_pgid_t pg, const target_t *tp, int32_t *out, enum target_kind kind)
 {
     const target_t t = *tp;         /* out may alias what tp and m point to: */
-    const avrm_rankmap_t mm = *m;   /* copies stay in registers */
+    const avrm_rankmap_t mm = *m;   /* copies stay in registers (the calls out of
+                                     * line below read m: mm does not escape) */
     run_cursor_t cursor = { 0, 0, 0, 0 };   /* TO_RUNS: no run yet */
 #define DECODE_EACH(lpid_of)                                                    \
     do {                                                                        \
@@ -366,7 +368,7 @@ decode_lpids_to(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, const int32_t *i
         const avrm_lpid_t *lut = mm.u.mseg.lut;
         DECODE_EACH(seg_lut_lpid(&c, lut, r, pg));
     } else if (avrm_map_is_multi(&mm)) {
-        DECODE_EACH((l = avrm_map_lpid(ctx, &mm, r, &g), g == pg ? (int64_t) l : NOT_IN_PG));
+        DECODE_EACH((l = avrm_map_lpid(ctx, m, r, &g), g == pg ? (int64_t) l : NOT_IN_PG));
     } else if (mm.pgid != pg) {
         DECODE_EACH(((void) r, NOT_IN_PG));
     } else if (is_offset(&mm)) {
@@ -382,7 +384,7 @@ decode_lpids_to(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, const int32_t *i
     } else if (mm.mode == AVRM_MODE_STRIDE) {
         DECODE_EACH(avrm__lpid_stride(&mm, r));
     } else {
-        DECODE_EACH(avrm_map_lpid(ctx, &mm, r, &g));
+        DECODE_EACH(avrm_map_lpid(ctx, m, r, &g));
     }
 #undef DECODE_EACH
 }
