@@ -285,12 +285,32 @@ typedef struct target_run {
 } target_run_t;
 typedef struct target {
     int64_t off, st, size;
+    uint32_t st_inv, st_shift, st_qmax;     /* TO_STRIDE: stride_division */
     int32_t absent;
     const int32_t *inv;
     const target_run_t *run;
     uint32_t nruns;
 } target_t;
-static const target_t LPIDS_AS_IS = { 0, 1, INT32_MAX, NOT_IN_PG, NULL, NULL, 0 };
+static const target_t LPIDS_AS_IS = { 0, 1, INT32_MAX, 0, 0, 0, NOT_IN_PG, NULL, NULL, 0 };
+
+/* Exact division by |st| without a divide instruction (Hacker's Delight
+ * 10-16, 10-17): |st| = odd x 2^shift; a 32-bit d is a multiple of |st| iff
+ * q = rotate_right(d x inverse of odd mod 2^32, shift) <= UINT32_MAX / |st|,
+ * and then q = d / |st|. st != 0. */
+static void stride_division(target_t *t)
+{
+    uint32_t st = (uint32_t) (t->st < 0 ? -t->st : t->st), shift = 0, odd = st, inv;
+    while (!(odd & 1)) {
+        odd >>= 1;
+        shift++;
+    }
+    inv = odd;                          /* correct to 3 bits; each step doubles them */
+    for (int k = 0; k < 4; k++)
+        inv *= 2 - odd * inv;
+    t->st_inv = inv;
+    t->st_shift = shift;
+    t->st_qmax = UINT32_MAX / st;
+}
 
 /* target_of's steps, chosen once per loop (decode_lpids): every call site
  * passes a constant, so each loop is compiled without the other steps. */
@@ -324,11 +344,13 @@ static inline __attribute__((always_inline)) int32_t target_of(const target_t *t
         return (uint64_t) (l - c->lpid_base) < c->len ? (int32_t) (l + c->delta)
                                                       : run_seek(t->run, t->nruns, t->absent, c, l);
     int64_t d = l - t->off;         /* NOT_IN_PG, OTHER_PG_BASE + r: below 0, out of range */
-    if (kind == TO_STRIDE) {        /* 32-bit division: several times cheaper */
+    if (kind == TO_STRIDE) {        /* a multiply and a rotation, no divide */
         if (t->st < 0) d = -d;
-        uint32_t st = (uint32_t) (t->st < 0 ? -t->st : t->st);
-        if (d < 0 || d > UINT32_MAX || (uint32_t) d % st) return t->absent;
-        d = (uint32_t) d / st;
+        if (d < 0 || d > UINT32_MAX) return t->absent;
+        uint32_t q = (uint32_t) d * t->st_inv;
+        q = q >> t->st_shift | q << ((32 - t->st_shift) & 31);
+        if (q > t->st_qmax) return t->absent;
+        d = q;
     }
     if ((uint64_t) d >= (uint64_t) t->size) return t->absent;
     if (kind != TO_INV) return (int32_t) d;
@@ -389,17 +411,31 @@ decode_lpids_to(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, const int32_t *i
 #undef DECODE_EACH
 }
 
+/* One function per target kind, so that each loop's registers are its own */
+#define DECODE_LPIDS_TO(name, kind)                                                              \
+    static __attribute__((noinline)) void name(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,   \
+                                               const int32_t *in, uint32_t n, avrm_pgid_t pg,    \
+                                               const target_t *t, int32_t *out)                  \
+    {                                                                                            \
+        decode_lpids_to(ctx, m, in, n, pg, t, out, kind);                                        \
+    }
+DECODE_LPIDS_TO(decode_to_rank, TO_RANK)
+DECODE_LPIDS_TO(decode_to_stride, TO_STRIDE)
+DECODE_LPIDS_TO(decode_to_inv, TO_INV)
+DECODE_LPIDS_TO(decode_to_runs, TO_RUNS)
+#undef DECODE_LPIDS_TO
+
 static void decode_lpids(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, const int32_t *in,
                          uint32_t n, avrm_pgid_t pg, const target_t *t, int32_t *out)
 {
     if (t->inv)
-        decode_lpids_to(ctx, m, in, n, pg, t, out, TO_INV);
+        decode_to_inv(ctx, m, in, n, pg, t, out);
     else if (t->nruns)
-        decode_lpids_to(ctx, m, in, n, pg, t, out, TO_RUNS);
+        decode_to_runs(ctx, m, in, n, pg, t, out);
     else if (t->st != 1)
-        decode_lpids_to(ctx, m, in, n, pg, t, out, TO_STRIDE);
+        decode_to_stride(ctx, m, in, n, pg, t, out);
     else
-        decode_lpids_to(ctx, m, in, n, pg, t, out, TO_RANK);
+        decode_to_rank(ctx, m, in, n, pg, t, out);
 }
 
 /* Translation through a dense inverse of m2 over its lpids in group pg:
@@ -453,7 +489,7 @@ static int translate_dense(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, cons
     if (inv) invert_lpids(lp2, m2->size, lo, span, inv);
     if (lp2 != small) avrm__free(lp2);
     if (!inv) return 0;
-    target_t t = { lo, 1, (int64_t) span, absent, inv, NULL, 0 };
+    target_t t = { lo, 1, (int64_t) span, 0, 0, 0, absent, inv, NULL, 0 };
     decode_lpids(ctx, m1, in, n, pg, &t, out);
     if (inv != small + DENSE_STACK_INTS / 2) avrm__free(inv);
     return 1;
@@ -560,15 +596,17 @@ void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const i
     if (stride_target) {
         /* into an offset run (the world's group) or a stride (every other
          * rank, a column; an offset map is a stride of 1): the lpids, one
-         * subtraction and an exact division */
-        target_t t = { m2->u.reg.offset, is_offset(m2) ? 1 : m2->u.reg.stride, m2->size, absent,
-                       NULL, NULL, 0 };
+         * subtraction and, for a stride, a multiply (stride_division) */
+        target_t t = { m2->u.reg.offset, is_offset(m2) ? 1 : m2->u.reg.stride, m2->size, 0, 0, 0,
+                       absent, NULL, NULL, 0 };
+        if (t.st != 1)
+            stride_division(&t);
         decode_lpids(ctx, m1, in, n, m2->pgid, &t, out);
         return;
     }
     if (idx2 && idx2->dense) {
         /* m2's dense index is the inverse: one load per rank, no build */
-        target_t t = { idx2->lo, 1, idx2->n, absent, idx2->v, NULL, 0 };
+        target_t t = { idx2->lo, 1, idx2->n, 0, 0, 0, absent, idx2->v, NULL, 0 };
         decode_lpids(ctx, m1, in, n, idx2->pgid, &t, out);
         return;
     }
@@ -578,7 +616,7 @@ void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const i
     if (nruns) {
         /* an MSEG m2 of a few runs ascending in lpid (the world minus a few
          * ranks): each decoded lpid found in its run, nothing built */
-        target_t t = { 0, 1, 0, absent, NULL, runs, nruns };
+        target_t t = { 0, 1, 0, 0, 0, 0, absent, NULL, runs, nruns };
         decode_lpids(ctx, m1, in, n, pg, &t, out);
         return;
     }
