@@ -2,8 +2,8 @@
  * groupinsns: instructions per MPI_Group_translate_ranks call (callgrind,
  * deterministic where times on a shared 2-core machine are not), every
  * member of a group into the world's group and back, for the world, a
- * random order (MPI_Group_incl: a table) and the world minus 3 ranks
- * (MPI_Group_excl). Rank 0 runs under callgrind with --collect-atstart=no
+ * random order (MPI_Group_incl: a table), the world minus 3 ranks
+ * (MPI_Group_excl) and the even ranks (MPI_Group_range_incl: a stride). Rank 0 runs under callgrind with --collect-atstart=no
  * semantics emulated by CALLGRIND_ZERO_STATS: after one warm-up call (a
  * table group builds its rank index on its first search), 1000 calls, then
  * CALLGRIND_DUMP_STATS_AT("OP-SHAPE").
@@ -26,7 +26,7 @@ int main(int argc, char **argv)
     int np, rank;
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Group world, rnd, excl;
+    MPI_Group world, rnd, excl, even;
     MPI_Comm_group(MPI_COMM_WORLD, &world);
     int *perm = malloc(np * sizeof(int)), *in = malloc(np * sizeof(int)),
         *out = malloc(np * sizeof(int)), gone[3] = { 1, np / 3, 2 * np / 3 + 1 };
@@ -36,10 +36,12 @@ int main(int argc, char **argv)
         in[i] = i;
     MPI_Group_incl(world, np, perm, &rnd);
     MPI_Group_excl(world, np >= 6 ? 3 : 0, gone, &excl);
+    int evens[1][3] = { { 0, np - 1, 2 } };
+    MPI_Group_range_incl(world, 1, evens, &even);
     if (rank == 0) {
-        MPI_Group gs[3] = { world, rnd, excl };
-        const char *name[3] = { "world", "rand", "excl3" };
-        for (int s = 0; s < 3; s++) {
+        MPI_Group gs[4] = { world, rnd, excl, even };
+        const char *name[4] = { "world", "rand", "excl3", "stride2" };
+        for (int s = 0; s < 4; s++) {
             int n;
             char what[64];
             MPI_Group_size(gs[s], &n);
@@ -56,6 +58,7 @@ int main(int argc, char **argv)
             CALLGRIND_DUMP_STATS_AT(what);
         }
     }
+    MPI_Group_free(&even);
     MPI_Group_free(&excl);
     MPI_Group_free(&rnd);
     MPI_Group_free(&world);

@@ -299,17 +299,16 @@ static const target_t LPIDS_AS_IS = { 0, 1, INT32_MAX, 0, 0, 0, NOT_IN_PG, NULL,
  * and then q = d / |st|. st != 0. */
 static void stride_division(target_t *t)
 {
-    uint32_t st = (uint32_t) (t->st < 0 ? -t->st : t->st), shift = 0, odd = st, inv;
-    while (!(odd & 1)) {
-        odd >>= 1;
-        shift++;
+    uint32_t st = (uint32_t) (t->st < 0 ? -t->st : t->st);
+    uint32_t shift = (uint32_t) __builtin_ctz(st), odd = st >> shift, inv = 1;
+    if (odd != 1) {                     /* a power of two (every other rank): no steps */
+        inv = (3 * odd) ^ 2;            /* correct to 5 bits; each step doubles them */
+        for (int k = 0; k < 3; k++)
+            inv *= 2 - odd * inv;
     }
-    inv = odd;                          /* correct to 3 bits; each step doubles them */
-    for (int k = 0; k < 4; k++)
-        inv *= 2 - odd * inv;
     t->st_inv = inv;
     t->st_shift = shift;
-    t->st_qmax = UINT32_MAX / st;
+    t->st_qmax = odd == 1 ? UINT32_MAX >> shift : UINT32_MAX / st;
 }
 
 /* target_of's steps, chosen once per loop (decode_lpids): every call site
