@@ -598,9 +598,12 @@ void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const i
          * subtraction and, for a stride, a multiply (stride_division) */
         target_t t = { m2->u.reg.offset, is_offset(m2) ? 1 : m2->u.reg.stride, m2->size, 0, 0, 0,
                        absent, NULL, NULL, 0 };
-        if (t.st != 1)
+        if (t.st == 1) {
+            decode_to_rank(ctx, m1, in, n, m2->pgid, &t, out);
+        } else {
             stride_division(&t);
-        decode_lpids(ctx, m1, in, n, m2->pgid, &t, out);
+            decode_to_stride(ctx, m1, in, n, m2->pgid, &t, out);
+        }
         return;
     }
     if (idx2 && idx2->dense) {
