@@ -285,7 +285,8 @@ typedef struct target_run {
 } target_run_t;
 typedef struct target {
     int64_t off, st, size;
-    uint32_t st_inv, st_shift, st_qmax;     /* TO_STRIDE: stride_division */
+    uint32_t st_inv, st_shift;  /* TO_STRIDE: stride_division */
+    int64_t st_qmax;            /* the largest answer: min(UINT32_MAX / |st|, size - 1) */
     int32_t absent;
     const int32_t *inv;
     const target_run_t *run;
@@ -296,7 +297,7 @@ static const target_t LPIDS_AS_IS = { 0, 1, INT32_MAX, 0, 0, 0, NOT_IN_PG, NULL,
 /* Exact division by |st| without a divide instruction (Hacker's Delight
  * 10-16, 10-17): |st| = odd x 2^shift; a 32-bit d is a multiple of |st| iff
  * q = rotate_right(d x inverse of odd mod 2^32, shift) <= UINT32_MAX / |st|,
- * and then q = d / |st|. st != 0. */
+ * and then q = d / |st|; st_qmax also bounds q by the map's size. st != 0. */
 static void stride_division(target_t *t)
 {
     uint32_t st = (uint32_t) (t->st < 0 ? -t->st : t->st);
@@ -308,7 +309,8 @@ static void stride_division(target_t *t)
     }
     t->st_inv = inv;
     t->st_shift = shift;
-    t->st_qmax = odd == 1 ? UINT32_MAX >> shift : UINT32_MAX / st;
+    int64_t qmax = odd == 1 ? UINT32_MAX >> shift : UINT32_MAX / st;
+    t->st_qmax = qmax < t->size - 1 ? qmax : t->size - 1;      /* -1: an empty map */
 }
 
 /* target_of's steps, chosen once per loop (decode_lpids): every call site
@@ -345,11 +347,10 @@ static inline __attribute__((always_inline)) int32_t target_of(const target_t *t
     int64_t d = l - t->off;         /* NOT_IN_PG, OTHER_PG_BASE + r: below 0, out of range */
     if (kind == TO_STRIDE) {        /* a multiply and a rotation, no divide */
         if (t->st < 0) d = -d;
-        if (d < 0 || d > UINT32_MAX) return t->absent;
+        if ((uint64_t) d > UINT32_MAX) return t->absent;    /* below 0 too */
         uint32_t q = (uint32_t) d * t->st_inv;
         q = q >> t->st_shift | q << ((32 - t->st_shift) & 31);
-        if (q > t->st_qmax) return t->absent;
-        d = q;
+        return (int64_t) q > t->st_qmax ? t->absent : (int32_t) q;     /* in [0, size) */
     }
     if ((uint64_t) d >= (uint64_t) t->size) return t->absent;
     if (kind != TO_INV) return (int32_t) d;
@@ -382,30 +383,48 @@ decode_lpids_to(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, const int32_t *i
     } while (0)
     avrm_pgid_t g;
     avrm_lpid_t l;
-    seg_cursor_t c = { mm.u.mseg.segs, mm.u.mseg.nsegs, 0, 1, 0, 0 };      /* empty: first > next */
-    if (mm.mode == AVRM_MODE_MSEG && !mm.u.mseg.lut) {
-        DECODE_EACH(seg_lpid(&c, r, pg));
-    } else if (mm.mode == AVRM_MODE_MSEG) {
-        const avrm_lpid_t *lut = mm.u.mseg.lut;
-        DECODE_EACH(seg_lut_lpid(&c, lut, r, pg));
-    } else if (avrm_map_is_multi(&mm)) {
-        DECODE_EACH((l = avrm_map_lpid(ctx, m, r, &g), g == pg ? (int64_t) l : NOT_IN_PG));
-    } else if (mm.pgid != pg) {
+    if (mm.pgid != pg && !avrm_map_is_multi(&mm)) {     /* another group's map */
         DECODE_EACH(((void) r, NOT_IN_PG));
-    } else if (is_offset(&mm)) {
+        return;
+    }
+    switch ((avrm_mode_t) mm.mode) {
+    case AVRM_MODE_DIRECT:
+    case AVRM_MODE_OFFSET:
         DECODE_EACH(avrm__lpid_offset(&mm, r));
-    } else if (mm.mode == AVRM_MODE_LUT) {
+        break;
+    case AVRM_MODE_STRIDE:
+        DECODE_EACH(avrm__lpid_stride(&mm, r));
+        break;
+    case AVRM_MODE_LUT: {
         const avrm_lpid_t *v = mm.u.lut.v;
         DECODE_EACH(v[r]);
-    } else if (mm.mode == AVRM_MODE_LUT16) {
+        break;
+    }
+    case AVRM_MODE_LUT16: {
         const uint16_t *v = mm.u.lut.v;
         DECODE_EACH(v[r]);
-    } else if (mm.mode == AVRM_MODE_ILUT) {
+        break;
+    }
+    case AVRM_MODE_ILUT:
         DECODE_EACH(mm.u.ilut[r]);
-    } else if (mm.mode == AVRM_MODE_STRIDE) {
-        DECODE_EACH(avrm__lpid_stride(&mm, r));
-    } else {
+        break;
+    case AVRM_MODE_MSEG: {
+        seg_cursor_t c = { mm.u.mseg.segs, mm.u.mseg.nsegs, 0, 1, 0, 0 };  /* empty: first > next */
+        const avrm_lpid_t *lut = mm.u.mseg.lut;
+        if (!lut)
+            DECODE_EACH(seg_lpid(&c, r, pg));
+        else
+            DECODE_EACH(seg_lut_lpid(&c, lut, r, pg));
+        break;
+    }
+    case AVRM_MODE_JOIN:
+    case AVRM_MODE_MLUT:
+    case AVRM_MODE_MLUT32:
+        DECODE_EACH((l = avrm_map_lpid(ctx, m, r, &g), g == pg ? (int64_t) l : NOT_IN_PG));
+        break;
+    default:                        /* BLOCK, EXCEPT, GRID: one group */
         DECODE_EACH(avrm_map_lpid(ctx, m, r, &g));
+        break;
     }
 #undef DECODE_EACH
 }
