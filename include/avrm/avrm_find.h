@@ -56,15 +56,16 @@ int64_t avrm_map_find(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
  * none; a negative in[i] (MPI_PROC_NULL) is copied. in[i] < m1->size; out
  * may be in. The class of m1 is tested once per call, not per rank, for the
  * offset, table, stride and MSEG classes (an MSEG m1 walks its runs). Into
- * an offset or stride m2: one decode and one subtraction (and division) per
- * rank. Into a map with a dense index (idx2): that index is the inverse,
- * one load per rank, nothing built. Many ranks (n >= 8 and n >= size of m2
- * / 4) with one process group on either side, into any other m2: a dense
- * inverse of m2 built per call, O(n + m2 size) time, 4 B of scratch per lpid
- * of the AV or of m2's span (at most 4 x (n + m2 size), else not taken).
- * Into an MSEG m2 of at most 8 runs of one process group ascending in lpid
- * (the world minus a few ranks): each rank's process found by a cursor over
- * those runs (amortized O(1) for ascending processes), nothing built.
+ * an offset or stride m2: one decode, a subtraction and, for a stride, a
+ * multiply per rank (exact division by an inverse, no divide). Into a map
+ * with a dense index (idx2): that index is the inverse, one load per rank,
+ * nothing built. Into an MSEG m2 of at most 8 runs of one process group
+ * ascending in lpid (the world minus a few ranks): each rank's process found
+ * by a cursor over those runs (amortized O(1) for ascending processes),
+ * nothing built. Many ranks (n >= 8 and n >= size of m2 / 4) with one
+ * process group on either side, into any other m2: a dense inverse of m2
+ * built per call, O(n + m2 size) time, 4 B of scratch per lpid of the AV or
+ * of m2's span (at most 4 x (n + m2 size), else not taken).
  * Otherwise through a sorted index, a galloping search from the previous
  * answer (ascending processes: O(n1 + n2)), or one avrm_map_find per rank.
  * idx2: m2's index, as for avrm_map_find. */
