@@ -396,21 +396,23 @@ decode_lpids_to(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, const int32_t *i
         DECODE_EACH(avrm__lpid_stride(&mm, r));
         break;
     case AVRM_MODE_LUT: {
-        const avrm_lpid_t *v = mm.u.lut.v;
+        const avrm_lpid_t *v = m->u.lut.v;
         DECODE_EACH(v[r]);
         break;
     }
     case AVRM_MODE_LUT16: {
-        const uint16_t *v = mm.u.lut.v;
+        const uint16_t *v = m->u.lut.v;
         DECODE_EACH(v[r]);
         break;
     }
-    case AVRM_MODE_ILUT:
-        DECODE_EACH(mm.u.ilut[r]);
+    case AVRM_MODE_ILUT: {          /* through m: an array of mm would keep mm in memory */
+        const uint16_t *v = m->u.ilut;
+        DECODE_EACH(v[r]);
         break;
+    }
     case AVRM_MODE_MSEG: {
-        seg_cursor_t c = { mm.u.mseg.segs, mm.u.mseg.nsegs, 0, 1, 0, 0 };  /* empty: first > next */
-        const avrm_lpid_t *lut = mm.u.mseg.lut;
+        seg_cursor_t c = { m->u.mseg.segs, m->u.mseg.nsegs, 0, 1, 0, 0 };  /* empty: first > next */
+        const avrm_lpid_t *lut = m->u.mseg.lut;
         if (!lut)
             DECODE_EACH(seg_lpid(&c, r, pg));
         else
@@ -606,25 +608,13 @@ static uint32_t ascending_runs(const avrm_rankmap_t *m, target_run_t *run, avrm_
     return ns;
 }
 
-void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const int32_t *in,
-                        uint32_t n, const avrm_rankmap_t *m2, const avrm_rank_index_t *idx2,
-                        int32_t absent, int32_t *out)
+/* Every target but an offset or stride map (avrm_map_translate's own): out
+ * of line, so that the common translation pays none of its set-up */
+static __attribute__((noinline)) void
+translate_other(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const int32_t *in, uint32_t n,
+                const avrm_rankmap_t *m2, const avrm_rank_index_t *idx2, int32_t absent,
+                int32_t *out)
 {
-    int stride_target = is_offset(m2) || (m2->mode == AVRM_MODE_STRIDE && m2->u.reg.stride != 0);
-    if (stride_target) {
-        /* into an offset run (the world's group) or a stride (every other
-         * rank, a column; an offset map is a stride of 1): the lpids, one
-         * subtraction and, for a stride, a multiply (stride_division) */
-        target_t t = { m2->u.reg.offset, is_offset(m2) ? 1 : m2->u.reg.stride, m2->size, 0, 0, 0,
-                       absent, NULL, NULL, 0 };
-        if (t.st == 1) {
-            decode_to_rank(ctx, m1, in, n, m2->pgid, &t, out);
-        } else {
-            stride_division(&t);
-            decode_to_stride(ctx, m1, in, n, m2->pgid, &t, out);
-        }
-        return;
-    }
     if (idx2 && idx2->dense) {
         /* m2's dense index is the inverse: one load per rank, no build */
         target_t t = { idx2->lo, 1, idx2->n, 0, 0, 0, absent, idx2->v, NULL, 0 };
@@ -687,5 +677,26 @@ void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const i
         g.pgid = pg;
         int64_t r = avrm_map_find(ctx, m2, idx2, g);
         out[i] = r >= 0 ? (int32_t) r : absent;
+    }
+}
+
+void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const int32_t *in,
+                        uint32_t n, const avrm_rankmap_t *m2, const avrm_rank_index_t *idx2,
+                        int32_t absent, int32_t *out)
+{
+    if (!is_offset(m2) && (m2->mode != AVRM_MODE_STRIDE || m2->u.reg.stride == 0)) {
+        translate_other(ctx, m1, in, n, m2, idx2, absent, out);
+        return;
+    }
+    /* into an offset run (the world's group) or a stride (every other rank,
+     * a column; an offset map is a stride of 1): the lpids, one subtraction
+     * and, for a stride, a multiply (stride_division) */
+    target_t t = { m2->u.reg.offset, is_offset(m2) ? 1 : m2->u.reg.stride, m2->size, 0, 0, 0,
+                   absent, NULL, NULL, 0 };
+    if (t.st == 1) {
+        decode_to_rank(ctx, m1, in, n, m2->pgid, &t, out);
+    } else {
+        stride_division(&t);
+        decode_to_stride(ctx, m1, in, n, m2->pgid, &t, out);
     }
 }
