@@ -286,13 +286,14 @@ typedef struct target_run {
 typedef struct target {
     int64_t off, st, size;
     uint32_t st_inv, st_shift;  /* TO_STRIDE: stride_division */
+    int64_t st_sign;            /* 0 for st > 0, -1 for st < 0: |d| = (d ^ sign) - sign */
     int64_t st_qmax;            /* the largest answer: min(UINT32_MAX / |st|, size - 1) */
     int32_t absent;
     const int32_t *inv;
     const target_run_t *run;
     uint32_t nruns;
 } target_t;
-static const target_t LPIDS_AS_IS = { 0, 1, INT32_MAX, 0, 0, 0, NOT_IN_PG, NULL, NULL, 0 };
+static const target_t LPIDS_AS_IS = { 0, 1, INT32_MAX, 0, 0, 0, 0, NOT_IN_PG, NULL, NULL, 0 };
 
 /* Exact division by |st| without a divide instruction (Hacker's Delight
  * 10-16, 10-17): |st| = odd x 2^shift; a 32-bit d is a multiple of |st| iff
@@ -309,6 +310,7 @@ static void stride_division(target_t *t)
     }
     t->st_inv = inv;
     t->st_shift = shift;
+    t->st_sign = t->st < 0 ? -1 : 0;
     int64_t qmax = odd == 1 ? UINT32_MAX >> shift : UINT32_MAX / st;
     t->st_qmax = qmax < t->size - 1 ? qmax : t->size - 1;      /* -1: an empty map */
 }
@@ -346,7 +348,7 @@ static inline __attribute__((always_inline)) int32_t target_of(const target_t *t
                                                       : run_seek(t->run, t->nruns, t->absent, c, l);
     int64_t d = l - t->off;         /* NOT_IN_PG, OTHER_PG_BASE + r: below 0, out of range */
     if (kind == TO_STRIDE) {        /* a multiply and a rotation, no divide */
-        if (t->st < 0) d = -d;
+        d = (d ^ t->st_sign) - t->st_sign;                  /* d / st = |d| / |st| */
         if ((uint64_t) d > UINT32_MAX) return t->absent;    /* below 0 too */
         uint32_t q = (uint32_t) d * t->st_inv;
         q = q >> t->st_shift | q << ((32 - t->st_shift) & 31);
@@ -509,7 +511,7 @@ static int translate_dense(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, cons
     if (inv) invert_lpids(lp2, m2->size, lo, span, inv);
     if (lp2 != small) avrm__free(lp2);
     if (!inv) return 0;
-    target_t t = { lo, 1, (int64_t) span, 0, 0, 0, absent, inv, NULL, 0 };
+    target_t t = { lo, 1, (int64_t) span, 0, 0, 0, 0, absent, inv, NULL, 0 };
     decode_lpids(ctx, m1, in, n, pg, &t, out);
     if (inv != small + DENSE_STACK_INTS / 2) avrm__free(inv);
     return 1;
@@ -617,7 +619,7 @@ translate_other(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const int32_t *
 {
     if (idx2 && idx2->dense) {
         /* m2's dense index is the inverse: one load per rank, no build */
-        target_t t = { idx2->lo, 1, idx2->n, 0, 0, 0, absent, idx2->v, NULL, 0 };
+        target_t t = { idx2->lo, 1, idx2->n, 0, 0, 0, 0, absent, idx2->v, NULL, 0 };
         decode_lpids(ctx, m1, in, n, idx2->pgid, &t, out);
         return;
     }
@@ -627,7 +629,7 @@ translate_other(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const int32_t *
     if (nruns) {
         /* an MSEG m2 of a few runs ascending in lpid (the world minus a few
          * ranks): each decoded lpid found in its run, nothing built */
-        target_t t = { 0, 1, 0, 0, 0, 0, absent, NULL, runs, nruns };
+        target_t t = { 0, 1, 0, 0, 0, 0, 0, absent, NULL, runs, nruns };
         decode_lpids(ctx, m1, in, n, pg, &t, out);
         return;
     }
@@ -691,7 +693,7 @@ void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const i
     /* into an offset run (the world's group) or a stride (every other rank,
      * a column; an offset map is a stride of 1): the lpids, one subtraction
      * and, for a stride, a multiply (stride_division) */
-    target_t t = { m2->u.reg.offset, is_offset(m2) ? 1 : m2->u.reg.stride, m2->size, 0, 0, 0,
+    target_t t = { m2->u.reg.offset, is_offset(m2) ? 1 : m2->u.reg.stride, m2->size, 0, 0, 0, 0,
                    absent, NULL, NULL, 0 };
     if (t.st == 1) {
         decode_to_rank(ctx, m1, in, n, m2->pgid, &t, out);
