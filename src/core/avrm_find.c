@@ -319,8 +319,8 @@ static void stride_division(target_t *t)
  * passes a constant, so each loop is compiled without the other steps. */
 enum target_kind { TO_RANK, TO_STRIDE, TO_INV, TO_RUNS };
 
-/* TO_RUNS: the run of the last answer, kept in registers by the loop: an
- * lpid in it costs one subtraction and one comparison */
+/* TO_RUNS: the run of the last answer, one per decode loop: an lpid in it
+ * costs one subtraction and one comparison */
 typedef struct run_cursor {
     int64_t lpid_base, delta;   /* the run's first lpid; rank - lpid in it */
     uint64_t len;               /* 0 before the first seek */
