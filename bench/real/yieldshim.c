@@ -5,8 +5,9 @@
  * which locks and unlocks the queue's pthread mutex. Calling sched_yield()
  * after every pthread_mutex_unlock() makes a waiting rank give its core away
  * once per poll (3x faster at -n 16). It changes timing only, never the heap:
- * it allocates nothing. run-ch4.sh loads it for both libraries alike in the
- * heap step (with our yield CVAR off) and never under callgrind.
+ * it allocates nothing. run-ch4.sh and run-real.sh load it for both MPICH
+ * libraries alike in their oversubscribed steps, run-grouptime.sh for the
+ * waiting ranks (with our yield CVAR off), never under callgrind.
  * YIELDSHIM_SKIP_RANK=r: the process whose PMI_RANK is r never yields (the
  * measurer of an issue-rate run: its own calls lock libfabric's mutexes, and
  * a yield there would be counted as issue time).

@@ -450,23 +450,16 @@ DECODE_LPIDS_TO(decode_to_runs, TO_RUNS)
 static void decode_lpids(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, const int32_t *in,
                          uint32_t n, avrm_pgid_t pg, const target_t *t, int32_t *out)
 {
+    /* a stride target (avrm_map_translate's own, after stride_division)
+     * calls decode_to_stride itself */
     if (t->inv)
         decode_to_inv(ctx, m, in, n, pg, t, out);
     else if (t->nruns)
         decode_to_runs(ctx, m, in, n, pg, t, out);
-    else if (t->st != 1)
-        decode_to_stride(ctx, m, in, n, pg, t, out);
     else
         decode_to_rank(ctx, m, in, n, pg, t, out);
 }
 
-/* Translation through a dense inverse of m2 over its lpids in group pg:
- * inv[l - lo] = smallest rank of m2 at lpid l, over [lo, hi] = the whole
- * AV of pg or, when that is too wide, the span of m2's lpids; one pass over
- * m2 to fill it, then one load per rank. Taken only when the span is at
- * most DENSE_SPAN_FACTOR x (n + m2->size), so the 4 B per lpid of scratch
- * stay O(n + m2 size) as stock's O(size) temporaries do; 0 when not taken
- * (span too wide, or no memory: the caller searches instead). */
 /* [*lo, *hi] = the range of the lpids lp[0..n) of group pg (negative:
  * another group's, skipped); empty (*lo > *hi) when there are none */
 static void lpid_range(const int32_t *lp, uint32_t n, int32_t *lo, int32_t *hi)
@@ -491,6 +484,13 @@ static void invert_lpids(const int32_t *lp, uint32_t n, int32_t lo, uint64_t spa
 #define DENSE_SPAN_FACTOR 4
 #define DENSE_MIN_RANKS 8
 #define DENSE_STACK_INTS 512     /* 2 KB on the stack, half for each array */
+/* Translation through a dense inverse of m2 over its lpids in group pg:
+ * inv[l - lo] = smallest rank of m2 at lpid l, over [lo, hi] = the whole
+ * AV of pg or, when that is too wide, the span of m2's lpids; one pass over
+ * m2 to fill it, then one load per rank. Taken only when the span is at
+ * most DENSE_SPAN_FACTOR x (n + m2->size), so the 4 B per lpid of scratch
+ * stay O(n + m2 size) as stock's O(size) temporaries do; 0 when not taken
+ * (span too wide, or no memory: the caller searches instead). */
 static int translate_dense(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const int32_t *in,
                            uint32_t n, avrm_pgid_t pg, const avrm_rankmap_t *m2,
                            int32_t absent, int32_t *out)
