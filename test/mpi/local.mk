@@ -12,7 +12,8 @@ EXTRA_DIST += test/mpienv.sh test/README.md \
 	test/mpi/comm/comm_rand.c test/mpi/group/testlist test/mpi/group/group_ops.c \
 	test/mpi/group/group_random.c \
 	test/mpi/topo/testlist test/mpi/topo/cart.c \
-	test/mpi/rma/testlist test/mpi/rma/rma_comms.c \
+	test/mpi/rma/testlist test/mpi/rma/rma_comms.c test/mpi/rma/pscw_rotate.c \
+	test/mpi/pt2pt/testlist test/mpi/pt2pt/procnull.c \
 	test/mpich-suite/run.sh test/mpich-suite/xfail.txt test/mpich-suite/ci-skip.txt \
 	test/dropin/run.sh
 

@@ -1,0 +1,202 @@
+/* The status of a receive from MPI_PROC_NULL (issue 26): MPI-4.0 section
+ * 3.11 says it completes at once with source = MPI_PROC_NULL, tag =
+ * MPI_ANY_TAG and count 0. MPICH 4.0.2 returned the shared pre-completed
+ * receive request for MPI_Irecv, whose status nobody set (source 0, tag
+ * 0) unless an MPI_Sendrecv from MPI_PROC_NULL had written into it before;
+ * MPI_Isendrecv from MPI_PROC_NULL returned the send's request, whose status
+ * says nothing of the receive.
+ *
+ * Every receive, probe and completion call is checked, MPI_Irecv first
+ * (before anything could have written the shared request's status), each
+ * status preset to garbage so that a call that leaves it untouched fails.
+ * Run with any number of processes; the real peer of the sendrecv calls is
+ * the neighbour on a ring. */
+#include "avtest.h"
+
+#define GARBAGE 0x5a5a
+
+static void preset(MPI_Status *s, int n)
+{
+    for (int i = 0; i < n; i++) {
+        s[i].MPI_SOURCE = GARBAGE;
+        s[i].MPI_TAG = GARBAGE;
+        s[i].MPI_ERROR = MPI_SUCCESS;
+    }
+}
+
+static void check(const MPI_Status *s, const char *what)
+{
+    int count = -1;
+    MPI_Get_count(s, MPI_INT, &count);
+    if (s->MPI_SOURCE != MPI_PROC_NULL || s->MPI_TAG != MPI_ANY_TAG || count != 0)
+        av_err("%s: source %d tag %d count %d, expected MPI_PROC_NULL (%d), MPI_ANY_TAG (%d), 0",
+               what, s->MPI_SOURCE, s->MPI_TAG, count, MPI_PROC_NULL, MPI_ANY_TAG);
+}
+
+int main(int argc, char **argv)
+{
+    av_init(&argc, &argv);
+    int buf[4] = { 0 }, sbuf[4] = { 1, 2, 3, 4 }, flag, idx, outc, outi[3];
+    int right = (av_wrank + 1) % av_wsize, left = (av_wrank + av_wsize - 1) % av_wsize;
+    MPI_Request rq[3];
+    MPI_Status st[3];
+    av_ctx = "procnull";
+
+    /* nonblocking receives, each completion call */
+    MPI_Irecv(buf, 4, MPI_INT, MPI_PROC_NULL, 5, MPI_COMM_WORLD, &rq[0]);
+    preset(st, 1);
+    MPI_Wait(&rq[0], &st[0]);
+    check(&st[0], "MPI_Irecv + MPI_Wait");
+
+    for (int i = 0; i < 3; i++)
+        MPI_Irecv(buf, 4, MPI_INT, MPI_PROC_NULL, i, MPI_COMM_WORLD, &rq[i]);
+    preset(st, 3);
+    MPI_Waitall(3, rq, st);
+    for (int i = 0; i < 3; i++)
+        check(&st[i], "MPI_Irecv + MPI_Waitall");
+
+    for (int i = 0; i < 3; i++)
+        MPI_Irecv(buf, 4, MPI_INT, MPI_PROC_NULL, i, MPI_COMM_WORLD, &rq[i]);
+    preset(st, 3);
+    flag = 0;
+    while (!flag)
+        MPI_Testall(3, rq, &flag, st);
+    for (int i = 0; i < 3; i++)
+        check(&st[i], "MPI_Irecv + MPI_Testall");
+
+    MPI_Irecv(buf, 4, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &rq[0]);
+    preset(st, 1);
+    flag = 0;
+    while (!flag)
+        MPI_Test(&rq[0], &flag, &st[0]);
+    check(&st[0], "MPI_Irecv + MPI_Test");
+
+    MPI_Irecv(buf, 4, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &rq[0]);
+    preset(st, 1);
+    flag = 0;
+    while (!flag)
+        MPI_Request_get_status(rq[0], &flag, &st[0]);
+    check(&st[0], "MPI_Irecv + MPI_Request_get_status");
+    MPI_Request_free(&rq[0]);
+
+    MPI_Irecv(buf, 4, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &rq[0]);
+    preset(st, 1);
+    MPI_Waitany(1, rq, &idx, &st[0]);
+    check(&st[0], "MPI_Irecv + MPI_Waitany");
+
+    MPI_Irecv(buf, 4, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &rq[0]);
+    preset(st, 1);
+    flag = 0;
+    while (!flag)
+        MPI_Testany(1, rq, &idx, &flag, &st[0]);
+    check(&st[0], "MPI_Irecv + MPI_Testany");
+
+    for (int i = 0; i < 3; i++)
+        MPI_Irecv(buf, 4, MPI_INT, MPI_PROC_NULL, i, MPI_COMM_WORLD, &rq[i]);
+    preset(st, 3);
+    MPI_Waitsome(3, rq, &outc, outi, st);
+    for (int i = 0; i < outc; i++)
+        check(&st[i], "MPI_Irecv + MPI_Waitsome");
+    if (outc != 3)
+        av_err("MPI_Waitsome completed %d of 3 receives from MPI_PROC_NULL", outc);
+
+    for (int i = 0; i < 3; i++)
+        MPI_Irecv(buf, 4, MPI_INT, MPI_PROC_NULL, i, MPI_COMM_WORLD, &rq[i]);
+    preset(st, 3);
+    MPI_Testsome(3, rq, &outc, outi, st);
+    for (int i = 0; i < outc; i++)
+        check(&st[i], "MPI_Irecv + MPI_Testsome");
+    if (outc != 3)
+        av_err("MPI_Testsome completed %d of 3 receives from MPI_PROC_NULL", outc);
+
+    MPI_Irecv_c(buf, 4, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &rq[0]);
+    preset(st, 1);
+    MPI_Wait(&rq[0], &st[0]);
+    check(&st[0], "MPI_Irecv_c + MPI_Wait");
+
+    /* persistent receive */
+    MPI_Recv_init(buf, 4, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &rq[0]);
+    for (int k = 0; k < 2; k++) {
+        MPI_Start(&rq[0]);
+        preset(st, 1);
+        MPI_Wait(&rq[0], &st[0]);
+        check(&st[0], "MPI_Recv_init + MPI_Start + MPI_Wait");
+    }
+    MPI_Startall(1, rq);
+    preset(st, 1);
+    MPI_Waitall(1, rq, st);
+    check(&st[0], "MPI_Recv_init + MPI_Startall + MPI_Waitall");
+    MPI_Request_free(&rq[0]);
+
+    /* nonblocking sendrecv: the status is the receive's */
+    MPI_Isendrecv(sbuf, 4, MPI_INT, right, 3, buf, 4, MPI_INT, MPI_PROC_NULL, 3,
+                  MPI_COMM_WORLD, &rq[0]);
+    preset(st, 1);
+    MPI_Wait(&rq[0], &st[0]);
+    check(&st[0], "MPI_Isendrecv (source MPI_PROC_NULL) + MPI_Wait");
+    MPI_Recv(buf, 4, MPI_INT, left, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+
+    MPI_Isendrecv(sbuf, 4, MPI_INT, MPI_PROC_NULL, 3, buf, 4, MPI_INT, MPI_PROC_NULL, 3,
+                  MPI_COMM_WORLD, &rq[0]);
+    preset(st, 1);
+    MPI_Wait(&rq[0], &st[0]);
+    check(&st[0], "MPI_Isendrecv (both MPI_PROC_NULL) + MPI_Wait");
+
+    MPI_Isendrecv_replace(buf, 4, MPI_INT, right, 4, MPI_PROC_NULL, 4, MPI_COMM_WORLD, &rq[0]);
+    preset(st, 1);
+    MPI_Wait(&rq[0], &st[0]);
+    check(&st[0], "MPI_Isendrecv_replace (source MPI_PROC_NULL) + MPI_Wait");
+    MPI_Recv(buf, 4, MPI_INT, left, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+
+    /* blocking calls */
+    preset(st, 1);
+    MPI_Recv(buf, 4, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &st[0]);
+    check(&st[0], "MPI_Recv");
+
+    preset(st, 1);
+    MPI_Sendrecv(sbuf, 4, MPI_INT, right, 6, buf, 4, MPI_INT, MPI_PROC_NULL, 6,
+                 MPI_COMM_WORLD, &st[0]);
+    check(&st[0], "MPI_Sendrecv (source MPI_PROC_NULL)");
+    MPI_Recv(buf, 4, MPI_INT, left, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+
+    preset(st, 1);
+    MPI_Sendrecv_replace(buf, 4, MPI_INT, right, 7, MPI_PROC_NULL, 7, MPI_COMM_WORLD, &st[0]);
+    check(&st[0], "MPI_Sendrecv_replace (source MPI_PROC_NULL)");
+    MPI_Recv(buf, 4, MPI_INT, left, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+
+    /* probes and matched receives */
+    MPI_Message msg;
+    preset(st, 1);
+    MPI_Probe(MPI_PROC_NULL, 1, MPI_COMM_WORLD, &st[0]);
+    check(&st[0], "MPI_Probe");
+    preset(st, 1);
+    flag = 0;
+    MPI_Iprobe(MPI_PROC_NULL, 1, MPI_COMM_WORLD, &flag, &st[0]);
+    if (!flag)
+        av_err("MPI_Iprobe(MPI_PROC_NULL): flag false");
+    check(&st[0], "MPI_Iprobe");
+    preset(st, 1);
+    MPI_Mprobe(MPI_PROC_NULL, 1, MPI_COMM_WORLD, &msg, &st[0]);
+    check(&st[0], "MPI_Mprobe");
+    if (msg != MPI_MESSAGE_NO_PROC)
+        av_err("MPI_Mprobe(MPI_PROC_NULL): message is not MPI_MESSAGE_NO_PROC");
+    preset(st, 1);
+    MPI_Mrecv(buf, 4, MPI_INT, &msg, &st[0]);
+    check(&st[0], "MPI_Mrecv(MPI_MESSAGE_NO_PROC)");
+    preset(st, 1);
+    flag = 0;
+    MPI_Improbe(MPI_PROC_NULL, 1, MPI_COMM_WORLD, &flag, &msg, &st[0]);
+    check(&st[0], "MPI_Improbe");
+    msg = MPI_MESSAGE_NO_PROC;
+    MPI_Imrecv(buf, 4, MPI_INT, &msg, &rq[0]);
+    preset(st, 1);
+    MPI_Wait(&rq[0], &st[0]);
+    check(&st[0], "MPI_Imrecv(MPI_MESSAGE_NO_PROC) + MPI_Wait");
+
+    /* and MPI_Irecv again, after the blocking calls above */
+    MPI_Irecv(buf, 4, MPI_INT, MPI_PROC_NULL, 5, MPI_COMM_WORLD, &rq[0]);
+    preset(st, 1);
+    MPI_Wait(&rq[0], &st[0]);
+    check(&st[0], "MPI_Irecv + MPI_Wait after MPI_Sendrecv");
+    return av_finalize();
+}
