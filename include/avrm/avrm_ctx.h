@@ -28,7 +28,8 @@ typedef struct avrm_ctx {
     /* read by the hot path (avrm_lookup.h): AV of group g is avs[g], NULL
      * when g is free. avrm_av_create may replace the array by a larger one
      * (release store); the old one stays valid until avrm_ctx_destroy, so
-     * a reader that loaded it is never left with freed memory. Rank maps
+     * a reader that loaded it is never left with freed memory. Readers
+     * load it with avrm_ctx_av (acquire), never plainly. Rank maps
      * never cache it, only single AVs' entry arrays, which never move. */
     avrm_av_t   **avs;
     uint32_t      navs;           /* slots in avs */
@@ -41,6 +42,17 @@ typedef struct avrm_ctx {
     struct avrm_index *index;     /* content-sharing index (share_by_content) */
     struct avrm_table *tables;    /* every live table, so that destroy frees them */
 } avrm_ctx_t;
+
+/* The AV of group g (NULL when g is free; g < navs), as a lock-free reader
+ * must read it: ctx->avs loaded with acquire, pairing with the release store
+ * of avrm_av_create that publishes a grown array, so that the slots copied
+ * into it are seen. A plain load of ctx->avs while a writer may grow it is
+ * a data race (ThreadSanitizer reports it: test/unit/tsan.sh). On x86 the
+ * acquire load is the same one mov. O(1). */
+static inline avrm_av_t *avrm_ctx_av(const avrm_ctx_t *ctx, uint32_t g)
+{
+    return __atomic_load_n(&ctx->avs, __ATOMIC_ACQUIRE)[g];
+}
 
 /* The allocator of every libavrm allocation, process-wide; libc's by
  * default (avrm_set_allocator(NULL)). Set it before the first context is

@@ -93,7 +93,7 @@ AVRM_INLINE avrm_lpid_t avrm_map_locate(const avrm_ctx_t *ctx, const avrm_rankma
     case AVRM_MODE_JOIN: {      /* entries from the AVs: the cached ones may predate a reseal */
         int second = r >= m->u.join.first1;
         *pgid = second ? m->u.join.pgid1 : m->pgid;
-        *ents = ctx->avs[*pgid]->entries;
+        *ents = avrm_ctx_av(ctx, *pgid)->entries;
         return (uint32_t) (second ? m->u.join.delta1 : m->u.join.delta0) + r;
     }
     case AVRM_MODE_LUT:
@@ -103,13 +103,13 @@ AVRM_INLINE avrm_lpid_t avrm_map_locate(const avrm_ctx_t *ctx, const avrm_rankma
     case AVRM_MODE_MLUT: {
         avrm_gpid_t g = ((const avrm_gpid_t *) m->u.lut.v)[r];
         *pgid = g.pgid;
-        *ents = ctx->avs[g.pgid]->entries;
+        *ents = avrm_ctx_av(ctx, g.pgid)->entries;
         return g.lpid;
     }
     case AVRM_MODE_MLUT32: {
         uint32_t g = ((const uint32_t *) m->u.lut.v)[r];
         *pgid = (avrm_pgid_t) (g >> AVRM_MLUT32_SHIFT);
-        *ents = ctx->avs[g >> AVRM_MLUT32_SHIFT]->entries;
+        *ents = avrm_ctx_av(ctx, g >> AVRM_MLUT32_SHIFT)->entries;
         return g & (AVRM_MAX_WORLD - 1);
     }
     case AVRM_MODE_MSEG: {
@@ -121,7 +121,7 @@ AVRM_INLINE avrm_lpid_t avrm_map_locate(const avrm_ctx_t *ctx, const avrm_rankma
             n -= half;
         }
         *pgid = s[lo].pgid;
-        *ents = ctx->avs[s[lo].pgid]->entries;
+        *ents = avrm_ctx_av(ctx, s[lo].pgid)->entries;
         return m->u.mseg.lut ? m->u.mseg.lut[r] : s[lo].lpid_base + (r - s[lo].first);
     }
     case AVRM_MODE_COUNT:

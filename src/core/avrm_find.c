@@ -499,7 +499,7 @@ static int translate_dense(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, cons
     int32_t *lp2 = m2->size <= DENSE_STACK_INTS / 2 ? small
                  : avrm__malloc((size_t) m2->size * sizeof(int32_t)), *inv = NULL;
     if (!lp2) return 0;
-    int32_t lo = 0, hi = (int32_t) ctx->avs[pg]->size - 1;
+    int32_t lo = 0, hi = (int32_t) avrm_ctx_av(ctx, pg)->size - 1;
     uint64_t limit = (uint64_t) DENSE_SPAN_FACTOR * ((uint64_t) n + m2->size);
     decode_lpids(ctx, m2, NULL, m2->size, pg, &LPIDS_AS_IS, lp2);
     if ((uint64_t) hi + 1 > limit)          /* the whole AV is too wide: m2's span */

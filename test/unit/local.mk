@@ -7,6 +7,11 @@
 #                                         (EXTRA_PROGRAMS: `make unit-san`)
 #   fuzz_build                            libFuzzer target, built with clang
 #                                         when configure found it (`make unit-fuzz`)
+#   test_threads_tsan                     one writer and lock-free readers (the
+#                                         rule of avrm_ctx.h), test and core
+#                                         sources compiled with -fsanitize=thread
+#                                         (EXTRA_PROGRAMS: `make unit-tsan`;
+#                                         test/unit/tsan.sh builds and runs it)
 AVRM_UNIT_TESTS = test_map$(EXEEXT) test_random$(EXEEXT) test_errors$(EXEEXT) test_hooks$(EXEEXT) \
 	test_hier$(EXEEXT)
 AVRM_UNIT_SAN = test_map_san$(EXEEXT) test_random_san$(EXEEXT) test_errors_san$(EXEEXT) \
@@ -16,6 +21,7 @@ AVRM_CORE_C = src/core/avrm_alloc.c src/core/avrm_av.c src/core/avrm_build.c src
 	src/core/avrm_ctx.c src/core/avrm_detect.c src/core/avrm_hier.c src/core/avrm_index.c \
 	src/core/avrm_map.c src/core/avrm_table.c
 AVRM_SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+AVRM_TSAN_FLAGS = -fsanitize=thread -fno-omit-frame-pointer -pthread
 
 check_PROGRAMS += test_map test_random test_errors test_hooks test_hier
 test_map_SOURCES = test/unit/test_map.c $(AVRM_UNIT_HDRS)
@@ -31,8 +37,8 @@ test_hier_SOURCES = test/unit/test_hier.c $(AVRM_UNIT_HDRS)
 test_hier_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/core
 test_hier_LDADD = libavrm.a
 
-EXTRA_PROGRAMS = $(AVRM_UNIT_SAN)
-CLEANFILES += $(AVRM_UNIT_SAN) fuzz_build$(EXEEXT)
+EXTRA_PROGRAMS = $(AVRM_UNIT_SAN) test_threads_tsan
+CLEANFILES += $(AVRM_UNIT_SAN) test_threads_tsan$(EXEEXT) fuzz_build$(EXEEXT)
 test_map_san_SOURCES = test/unit/test_map.c $(AVRM_UNIT_HDRS) $(AVRM_CORE_SOURCES)
 test_map_san_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/core
 test_map_san_CFLAGS = $(AM_CFLAGS) $(AVRM_SAN_FLAGS)
@@ -54,9 +60,15 @@ test_hier_san_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/core
 test_hier_san_CFLAGS = $(AM_CFLAGS) $(AVRM_SAN_FLAGS)
 test_hier_san_LDFLAGS = $(AVRM_SAN_FLAGS)
 
-.PHONY: unit-tests unit-san unit-fuzz
+test_threads_tsan_SOURCES = test/unit/test_threads.c $(AVRM_UNIT_HDRS) $(AVRM_CORE_SOURCES)
+test_threads_tsan_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/core
+test_threads_tsan_CFLAGS = $(AM_CFLAGS) $(AVRM_TSAN_FLAGS)
+test_threads_tsan_LDFLAGS = $(AVRM_TSAN_FLAGS)
+
+.PHONY: unit-tests unit-san unit-tsan unit-fuzz
 unit-tests: $(AVRM_UNIT_TESTS)
 unit-san: $(AVRM_UNIT_SAN)
+unit-tsan: test_threads_tsan$(EXEEXT)
 
 if HAVE_CLANG
 unit-fuzz: fuzz_build$(EXEEXT)
@@ -69,4 +81,4 @@ else
 unit-fuzz:
 	@echo "unit-fuzz: configure found no clang (maint/install-deps.sh installs it)"; exit 1
 endif
-EXTRA_DIST += test/unit/fuzz_build.c test/unit/run.sh test/unit/fuzz.sh
+EXTRA_DIST += test/unit/fuzz_build.c test/unit/run.sh test/unit/fuzz.sh test/unit/tsan.sh test/unit/tsan.supp

@@ -1,6 +1,7 @@
 #!/bin/sh
 # run.sh BUILDDIR - build and run every core unit test: the plain tests, the
-# same tests under ASan/UBSan/LSan, a short libFuzzer run (clang;
+# same tests under ASan/UBSan/LSan, the thread-safety rule under TSan
+# (test/unit/tsan.sh, a few seconds), a short libFuzzer run (clang;
 # AVRM_FUZZ_SECONDS, default 20) and the assertion lint of our MPICH-side
 # code (test/lint/asserts.sh). A sanitizer or fuzz build that fails is a
 # failure (maint/install-deps.sh installs clang and its runtimes).
@@ -63,6 +64,24 @@ if build_step sanitizers unit-san; then
     done
 fi
 
+# run_script NAME CMD...: a script that prints its own checks and a closing
+# line "N passed, N failed": add both counts; no closing line, or a nonzero
+# exit with none failed, is one failure
+run_script() {
+    name=$1; shift
+    "$@" >"$log" 2>&1; rc=$?
+    line=$(tail -1 "$log"); grep -v '^PASS\|passed,' "$log" | sed 's/^/  /'
+    p=${line%% passed*} f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
+    case "$p$f" in *[!0-9]*|'') p=0 f=1; echo "  FAIL $name: no closing line" ;; esac
+    [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
+    echo "  $name: $p passed, $f failed"
+    pass=$((pass + p)); fail=$((fail + f))
+}
+
+# lock-free readers and one writer under ThreadSanitizer (builds unit-tsan;
+# counts test_threads' cases, a race or a build failure is one failure)
+run_script tsan "$top/test/unit/tsan.sh" .
+
 if build_step fuzz_build unit-fuzz; then
     mkdir -p fuzz-corpus
     secs=${AVRM_FUZZ_SECONDS:-20}
@@ -74,13 +93,7 @@ if build_step fuzz_build unit-fuzz; then
 fi
 # our MPICH-side code: no side effect inside an assertion (test/lint/asserts.sh
 # counts one test per assertion plus its control)
-"$top/test/lint/asserts.sh" >"$log" 2>&1; rc=$?
-line=$(tail -1 "$log"); grep -v '^PASS\|passed,' "$log" | sed 's/^/  /'
-p=${line%% passed*} f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-case "$p$f" in *[!0-9]*|'') p=0 f=1; echo "  FAIL lint/asserts: no closing line" ;; esac
-[ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
-echo "  lint/asserts: $p passed, $f failed"
-pass=$((pass + p)); fail=$((fail + f))
+run_script lint/asserts "$top/test/lint/asserts.sh"
 rm -f "$log"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]

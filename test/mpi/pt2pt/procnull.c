@@ -4,7 +4,7 @@
  * receive request for MPI_Irecv, whose status nobody set (source 0, tag
  * 0) unless an MPI_Sendrecv from MPI_PROC_NULL had written into it before;
  * MPI_Isendrecv from MPI_PROC_NULL returned the send's request, whose status
- * says nothing of the receive.
+ * says nothing of the receive, and from a real source a status of zeros.
  *
  * Every receive, probe and completion call is checked, MPI_Irecv first
  * (before anything could have written the shared request's status), each
@@ -128,6 +128,26 @@ int main(int argc, char **argv)
     check(&st[0], "MPI_Recv_init + MPI_Startall + MPI_Waitall");
     MPI_Request_free(&rq[0]);
 
+    /* MPI_Cancel of a (complete) receive from MPI_PROC_NULL: not cancelled */
+    MPI_Irecv(buf, 4, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &rq[0]);
+    MPI_Cancel(&rq[0]);
+    preset(st, 1);
+    MPI_Wait(&rq[0], &st[0]);
+    check(&st[0], "MPI_Irecv + MPI_Cancel + MPI_Wait");
+    MPI_Test_cancelled(&st[0], &flag);
+    if (flag)
+        av_err("MPI_Irecv(MPI_PROC_NULL) + MPI_Cancel: reported cancelled");
+    MPI_Recv_init(buf, 4, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &rq[0]);
+    MPI_Start(&rq[0]);
+    MPI_Cancel(&rq[0]);
+    preset(st, 1);
+    MPI_Wait(&rq[0], &st[0]);
+    check(&st[0], "MPI_Recv_init + MPI_Start + MPI_Cancel + MPI_Wait");
+    MPI_Test_cancelled(&st[0], &flag);
+    if (flag)
+        av_err("MPI_Recv_init(MPI_PROC_NULL) + MPI_Cancel: reported cancelled");
+    MPI_Request_free(&rq[0]);
+
     /* nonblocking sendrecv: the status is the receive's */
     MPI_Isendrecv(sbuf, 4, MPI_INT, right, 3, buf, 4, MPI_INT, MPI_PROC_NULL, 3,
                   MPI_COMM_WORLD, &rq[0]);
@@ -135,6 +155,22 @@ int main(int argc, char **argv)
     MPI_Wait(&rq[0], &st[0]);
     check(&st[0], "MPI_Isendrecv (source MPI_PROC_NULL) + MPI_Wait");
     MPI_Recv(buf, 4, MPI_INT, left, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+
+    /* and from a real source: 4.0.2 returned source 0, tag 0, count 0 */
+    MPI_Isendrecv(sbuf, 4, MPI_INT, right, 8, buf, 4, MPI_INT, left, 8, MPI_COMM_WORLD, &rq[0]);
+    preset(st, 1);
+    MPI_Wait(&rq[0], &st[0]);
+    MPI_Get_count(&st[0], MPI_INT, &outc);
+    if (st[0].MPI_SOURCE != left || st[0].MPI_TAG != 8 || outc != 4)
+        av_err("MPI_Isendrecv from %d: source %d tag %d count %d, expected %d, 8, 4", left,
+               st[0].MPI_SOURCE, st[0].MPI_TAG, outc, left);
+    MPI_Isendrecv_replace(buf, 4, MPI_INT, right, 9, left, 9, MPI_COMM_WORLD, &rq[0]);
+    preset(st, 1);
+    MPI_Wait(&rq[0], &st[0]);
+    MPI_Get_count(&st[0], MPI_INT, &outc);
+    if (st[0].MPI_SOURCE != left || st[0].MPI_TAG != 9 || outc != 4)
+        av_err("MPI_Isendrecv_replace from %d: source %d tag %d count %d, expected %d, 9, 4",
+               left, st[0].MPI_SOURCE, st[0].MPI_TAG, outc, left);
 
     MPI_Isendrecv(sbuf, 4, MPI_INT, MPI_PROC_NULL, 3, buf, 4, MPI_INT, MPI_PROC_NULL, 3,
                   MPI_COMM_WORLD, &rq[0]);

@@ -64,7 +64,9 @@ MPL_STATIC_INLINE_PREFIX uint64_t MPIDIU_av_addr(const MPIDI_av_entry_t * av)
 /* Handle of peer lpid of process group avtid (pgid). */
 MPL_STATIC_INLINE_PREFIX MPIDI_av_entry_t *MPIDIU_lpid_to_av(int avtid, int lpid)
 {
-    return MPIDIU_av_handle(avrm_av_ave(MPIDI_avrm.ctx->avs[avtid], (avrm_lpid_t) lpid));
+    /* a lock-free reader: ctx->avs may be replaced meanwhile (acquire load) */
+    return MPIDIU_av_handle(avrm_av_ave(avrm_ctx_av(MPIDI_avrm.ctx, (uint32_t) avtid),
+                                        (avrm_lpid_t) lpid));
 }
 
 /* The local group of an intercomm has its own map; an intracomm has none. */

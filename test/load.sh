@@ -1,0 +1,69 @@
+#!/bin/sh
+# The same tests quiet and on a busy machine (issue 26): the pass set must
+# not depend on what else runs.
+#   test/load.sh BUILDDIR PREFIX [PHASE ...]
+# Runs test/run-all.sh with AVRM_TEST_PHASES=PHASE... (default: mpi mpich)
+# twice: quiet, then beside AVRM_LOAD_HOGS busy processes (default: one per
+# core; a busy loop each, started before and stopped after the run). Each
+# run's output is kept in BUILDDIR/test-out-quiet and BUILDDIR/test-out-loaded.
+# Prints both summaries, every run that passed in one and not in the other,
+# and the MPICH suite's runs that took more than half their limit in either
+# (with both times). Exits 0 when both runs pass and their pass sets match.
+# Not part of make check (it runs the phases twice): `make check-load`.
+set -u
+[ $# -ge 2 ] || { echo "usage: $0 BUILDDIR PREFIX [PHASE ...]" >&2; exit 2; }
+bdir=$(cd "$1" && pwd) || exit 2
+prefix=$2; shift 2
+top=$(cd "$(dirname "$0")/.." && pwd)
+phases=${*:-mpi mpich}
+hogs=${AVRM_LOAD_HOGS:-$(nproc)}
+limit=${MPITEST_TIMEOUT:-90}
+hogpids=""
+stop_hogs() { [ -n "$hogpids" ] && kill $hogpids 2>/dev/null; hogpids=""; }
+trap stop_hogs EXIT INT TERM
+
+# passes OUT: one line per passing run (our tests' PASS/XPASS ids, the
+# MPICH suite's TAP "ok" lines as "dir/name np"), sorted
+passes() {
+    { cat "$1"/*.log 2>/dev/null | sed -n 's/^\(X\)\{0,1\}PASS \(.*\) ([0-9]*s)$/\2/p'
+      find "$1" -name '*.tap' -exec sed -n 's|^ok [0-9]* - \./\([^ ]*\) \([0-9]*\).*|\1 \2|p' {} + 2>/dev/null
+    } | sort
+}
+# times OUT: "dir/name np seconds" of the MPICH suite's runs
+run_times() {
+    find "$1" -name '*.tap' -exec sed -n 's|^\(not \)\{0,1\}ok [0-9]* - \./\([^ ]*\) \([0-9]*\).*# time=\([0-9.]*\).*|\2 \3 \4|p' {} + 2>/dev/null |
+        sort
+}
+
+rc=0
+for mode in quiet loaded; do
+    if [ $mode = loaded ]; then
+        i=0
+        while [ $i -lt "$hogs" ]; do
+            sh -c 'while :; do :; done' & hogpids="$hogpids $!"
+            i=$((i + 1))
+        done
+        echo "=== load: $hogs busy processes beside the run (pids$hogpids)"
+    fi
+    t0=$(date +%s)
+    AVRM_TEST_PHASES="$phases" "$top/test/run-all.sh" "$bdir" "$prefix" > "$bdir/load-$mode.log" 2>&1 || rc=1
+    stop_hogs
+    rm -rf "$bdir/test-out-$mode"; cp -a "$bdir/test-out" "$bdir/test-out-$mode"
+    echo "=== $mode ($(( $(date +%s) - t0 ))s): $(sed -n '/^=== summary/,$p' "$bdir/load-$mode.log" | tr '\n' ' ')"
+    passes "$bdir/test-out-$mode" > "$bdir/test-out-$mode/passes.txt"
+done
+q=$bdir/test-out-quiet/passes.txt l=$bdir/test-out-loaded/passes.txt
+echo "passing runs: quiet $(wc -l < "$q"), loaded $(wc -l < "$l")"
+onlyq=$(comm -23 "$q" "$l") onlyl=$(comm -13 "$q" "$l")
+[ -n "$onlyq" ] && { echo "passed quiet only:"; echo "$onlyq" | sed 's/^/  /'; rc=1; }
+[ -n "$onlyl" ] && { echo "passed loaded only:"; echo "$onlyl" | sed 's/^/  /'; rc=1; }
+# the MPICH suite's runs above half the limit in either run, quiet vs loaded
+run_times "$bdir/test-out-quiet" > "$bdir/test-out-quiet/times.txt"
+run_times "$bdir/test-out-loaded" > "$bdir/test-out-loaded/times.txt"
+awk -v lim="$limit" 'FNR == NR { q[$1 " " $2] = $3; next }
+    { k = $1 " " $2; if (q[k] + 0 > lim / 2 || $3 > lim / 2) {
+          printf "  slow: %s np %s: quiet %.1fs, loaded %.1fs (limit %ds)\n", $1, $2, q[k], $3, lim; n++ } }
+    END { printf "MPICH suite runs above half their limit: %d\n", n }' \
+    "$bdir/test-out-quiet/times.txt" "$bdir/test-out-loaded/times.txt"
+if [ $rc -eq 0 ]; then echo "load: same pass set quiet and loaded"; else echo "load: FAILED (see above)"; fi
+exit $rc
