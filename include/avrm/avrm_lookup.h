@@ -15,8 +15,8 @@
  * bench/results/SUMMARY.md section 4):
  *   hot-path classes (stored AVs): direct 7, offset 7, lut 10, stride 12,
  *                ilut 15, join 15, lut16 18
- *   generic:     except 29, block 31, mlut 31, mlut32 32, grid (3-d) 48,
- *                mseg 60; computed AV: direct 21, stride 22
+ *   generic:     except 30, block 30, mlut 32, mlut32 33, grid (3-d) 49,
+ *                mseg 61; computed AV: direct 22, stride 23
  * The generic path pays the six class tests (avrm__map_hot, in avrm_path_t
  * order), the PIC jump table and the computed-AV test. avrm_map_ave keeps
  * the generic path out of line (one call).
