@@ -10,7 +10,8 @@
  * (before anything could have written the shared request's status), each
  * status preset to garbage so that a call that leaves it untouched fails.
  * Run with any number of processes; the real peer of the sendrecv calls is
- * the neighbour on a ring. */
+ * the neighbour on a ring (one process: itself), whose receive is posted
+ * first: a send to a process that has not posted it may wait for it. */
 #include "avtest.h"
 
 #define GARBAGE 0x5a5a
@@ -36,9 +37,9 @@ static void check(const MPI_Status *s, const char *what)
 int main(int argc, char **argv)
 {
     av_init(&argc, &argv);
-    int buf[4] = { 0 }, sbuf[4] = { 1, 2, 3, 4 }, flag, idx, outc, outi[3];
+    int buf[4] = { 0 }, rbuf[4], sbuf[4] = { 1, 2, 3, 4 }, flag, idx, outc, outi[3];
     int right = (av_wrank + 1) % av_wsize, left = (av_wrank + av_wsize - 1) % av_wsize;
-    MPI_Request rq[3];
+    MPI_Request rq[3], rr;
     MPI_Status st[3];
     av_ctx = "procnull";
 
@@ -149,12 +150,13 @@ int main(int argc, char **argv)
     MPI_Request_free(&rq[0]);
 
     /* nonblocking sendrecv: the status is the receive's */
+    MPI_Irecv(rbuf, 4, MPI_INT, left, 3, MPI_COMM_WORLD, &rr);
     MPI_Isendrecv(sbuf, 4, MPI_INT, right, 3, buf, 4, MPI_INT, MPI_PROC_NULL, 3,
                   MPI_COMM_WORLD, &rq[0]);
     preset(st, 1);
     MPI_Wait(&rq[0], &st[0]);
     check(&st[0], "MPI_Isendrecv (source MPI_PROC_NULL) + MPI_Wait");
-    MPI_Recv(buf, 4, MPI_INT, left, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Wait(&rr, MPI_STATUS_IGNORE);
 
     /* and from a real source: 4.0.2 returned source 0, tag 0, count 0 */
     MPI_Isendrecv(sbuf, 4, MPI_INT, right, 8, buf, 4, MPI_INT, left, 8, MPI_COMM_WORLD, &rq[0]);
@@ -178,27 +180,30 @@ int main(int argc, char **argv)
     MPI_Wait(&rq[0], &st[0]);
     check(&st[0], "MPI_Isendrecv (both MPI_PROC_NULL) + MPI_Wait");
 
+    MPI_Irecv(rbuf, 4, MPI_INT, left, 4, MPI_COMM_WORLD, &rr);
     MPI_Isendrecv_replace(buf, 4, MPI_INT, right, 4, MPI_PROC_NULL, 4, MPI_COMM_WORLD, &rq[0]);
     preset(st, 1);
     MPI_Wait(&rq[0], &st[0]);
     check(&st[0], "MPI_Isendrecv_replace (source MPI_PROC_NULL) + MPI_Wait");
-    MPI_Recv(buf, 4, MPI_INT, left, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Wait(&rr, MPI_STATUS_IGNORE);
 
     /* blocking calls */
     preset(st, 1);
     MPI_Recv(buf, 4, MPI_INT, MPI_PROC_NULL, 1, MPI_COMM_WORLD, &st[0]);
     check(&st[0], "MPI_Recv");
 
+    MPI_Irecv(rbuf, 4, MPI_INT, left, 6, MPI_COMM_WORLD, &rr);
     preset(st, 1);
     MPI_Sendrecv(sbuf, 4, MPI_INT, right, 6, buf, 4, MPI_INT, MPI_PROC_NULL, 6,
                  MPI_COMM_WORLD, &st[0]);
     check(&st[0], "MPI_Sendrecv (source MPI_PROC_NULL)");
-    MPI_Recv(buf, 4, MPI_INT, left, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Wait(&rr, MPI_STATUS_IGNORE);
 
+    MPI_Irecv(rbuf, 4, MPI_INT, left, 7, MPI_COMM_WORLD, &rr);
     preset(st, 1);
     MPI_Sendrecv_replace(buf, 4, MPI_INT, right, 7, MPI_PROC_NULL, 7, MPI_COMM_WORLD, &st[0]);
     check(&st[0], "MPI_Sendrecv_replace (source MPI_PROC_NULL)");
-    MPI_Recv(buf, 4, MPI_INT, left, 7, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Wait(&rr, MPI_STATUS_IGNORE);
 
     /* probes and matched receives */
     MPI_Message msg;
