@@ -10,6 +10,8 @@
 # and the MPICH suite's runs that took more than half their limit in either
 # (with both times). Exits 0 when both runs pass and their pass sets match.
 # Not part of make check (it runs the phases twice): `make check-load`.
+# AVRM_LOAD_QUIET=DIR takes DIR (a test-out of a quiet run of the same
+# phases, e.g. make check's) as the quiet run instead of running it again.
 set -u
 [ $# -ge 2 ] || { echo "usage: $0 BUILDDIR PREFIX [PHASE ...]" >&2; exit 2; }
 bdir=$(cd "$1" && pwd) || exit 2
@@ -22,12 +24,23 @@ hogpids=""
 stop_hogs() { [ -n "$hogpids" ] && kill $hogpids 2>/dev/null; hogpids=""; }
 trap stop_hogs EXIT INT TERM
 
-# passes OUT: one line per passing run (our tests' PASS/XPASS ids, the
-# MPICH suite's TAP "ok" lines as "dir/name np"), sorted
+# passes OUT / runs OUT: one line per passing run / per run of the phases
+# selected (our tests' PASS/XPASS ids in OUT/PHASE.log, the TAP lines of
+# the MPICH suite's phases as "dir/name np"), sorted
+tapdir() { case $1 in mpich) echo mpich-suite ;; mpich-variants|cluster) echo "$1" ;; esac; }
 passes() {
-    { cat "$1"/*.log 2>/dev/null | sed -n 's/^\(X\)\{0,1\}PASS \(.*\) ([0-9]*s)$/\2/p'
-      find "$1" -name '*.tap' -exec sed -n 's|^ok [0-9]* - \./\([^ ]*\) \([0-9]*\).*|\1 \2|p' {} + 2>/dev/null
-    } | sort
+    for ph in $phases; do
+        sed -n 's/^\(X\)\{0,1\}PASS \(.*\) ([0-9]*s)$/\2/p' "$1/$ph.log" 2>/dev/null
+        d=$(tapdir "$ph"); [ -n "$d" ] && [ -d "$1/$d" ] &&
+            find "$1/$d" -name '*.tap' -exec sed -n 's|^ok [0-9]* - \./\([^ ]*\) \([0-9]*\).*|\1 \2|p' {} +
+    done | sort
+}
+runs() {
+    for ph in $phases; do
+        sed -n 's/^\(X\{0,1\}PASS\|FAIL\|XFAIL\)\( ([^)]*)\)\{0,1\} \(.*\) ([0-9]*s)$/\3/p' "$1/$ph.log" 2>/dev/null
+        d=$(tapdir "$ph"); [ -n "$d" ] && [ -d "$1/$d" ] &&
+            find "$1/$d" -name '*.tap' -exec sed -n 's|^\(not \)\{0,1\}ok [0-9]* - \./\([^ ]*\) \([0-9]*\).*|\2 \3|p' {} +
+    done | sort -u
 }
 # times OUT: "dir/name np seconds" of the MPICH suite's runs
 run_times() {
@@ -36,7 +49,17 @@ run_times() {
 }
 
 rc=0
-for mode in quiet loaded; do
+modes="quiet loaded"
+if [ -n "${AVRM_LOAD_QUIET:-}" ]; then
+    [ -d "$AVRM_LOAD_QUIET" ] || { echo "load: AVRM_LOAD_QUIET=$AVRM_LOAD_QUIET is no directory" >&2; exit 2; }
+    if [ "$(cd "$AVRM_LOAD_QUIET" && pwd)" != "$bdir/test-out-quiet" ]; then
+        rm -rf "$bdir/test-out-quiet"; cp -a "$AVRM_LOAD_QUIET" "$bdir/test-out-quiet"
+    fi
+    passes "$bdir/test-out-quiet" > "$bdir/test-out-quiet/passes.txt"
+    echo "=== quiet: the run in $AVRM_LOAD_QUIET"
+    modes=loaded
+fi
+for mode in $modes; do
     if [ $mode = loaded ]; then
         i=0
         while [ $i -lt "$hogs" ]; do
@@ -52,7 +75,10 @@ for mode in quiet loaded; do
     echo "=== $mode ($(( $(date +%s) - t0 ))s): $(sed -n '/^=== summary/,$p' "$bdir/load-$mode.log" | tr '\n' ' ')"
     passes "$bdir/test-out-$mode" > "$bdir/test-out-$mode/passes.txt"
 done
-q=$bdir/test-out-quiet/passes.txt l=$bdir/test-out-loaded/passes.txt
+# compare on the runs the loaded run made (a reused quiet run may have more)
+runs "$bdir/test-out-loaded" > "$bdir/test-out-loaded/runs.txt"
+comm -12 "$bdir/test-out-quiet/passes.txt" "$bdir/test-out-loaded/runs.txt" > "$bdir/test-out-quiet/passes-common.txt"
+q=$bdir/test-out-quiet/passes-common.txt l=$bdir/test-out-loaded/passes.txt
 echo "passing runs: quiet $(wc -l < "$q"), loaded $(wc -l < "$l")"
 onlyq=$(comm -23 "$q" "$l") onlyl=$(comm -13 "$q" "$l")
 [ -n "$onlyq" ] && { echo "passed quiet only:"; echo "$onlyq" | sed 's/^/  /'; rc=1; }
