@@ -7,8 +7,9 @@
 # core; a busy loop each, started before and stopped after the run). Each
 # run's output is kept in BUILDDIR/test-out-quiet and BUILDDIR/test-out-loaded.
 # Prints both summaries, every run that passed in one and not in the other,
-# and the MPICH suite's runs that took more than half their limit in either
-# (with both times). Exits 0 when both runs pass and their pass sets match.
+# and the MPICH suite's runs that took more than half of MPITEST_TIMEOUT in
+# either (with both times; a run with a timeLimit of its own in the testlist
+# is listed against MPITEST_TIMEOUT all the same). Exits 0 when both runs pass and their pass sets match.
 # Not part of make check (it runs the phases twice): `make check-load`.
 # AVRM_LOAD_QUIET=DIR takes DIR (a test-out of a quiet run of the same
 # phases, e.g. make check's) as the quiet run instead of running it again.
@@ -27,19 +28,25 @@ trap stop_hogs EXIT INT TERM
 # passes OUT / runs OUT: one line per passing run / per run of the phases
 # selected (our tests' PASS/XPASS ids in OUT/PHASE.log, the TAP lines of
 # the MPICH suite's phases as "dir/name np"), sorted
+# tapruns TAP: "ok|fail dir/name np #k" per run, k counting the runs of the
+# same dir/name np in that file (a test listed again with other arguments)
+tapruns() {
+    sed -n '/# SKIP/d; s|^ok [0-9]* - \./\([^ ]*\) \([0-9]*\).*|ok \1 \2|p; s|^not ok [0-9]* - \./\([^ ]*\) \([0-9]*\).*|fail \1 \2|p' "$1" |
+        awk '{ k = $2 " " $3; print $1, k, "#" ++n[k] }'
+}
 tapdir() { case $1 in mpich) echo mpich-suite ;; mpich-variants|cluster) echo "$1" ;; esac; }
 passes() {
     for ph in $phases; do
         sed -n 's/^\(X\)\{0,1\}PASS \(.*\) ([0-9]*s)$/\2/p' "$1/$ph.log" 2>/dev/null
         d=$(tapdir "$ph"); [ -n "$d" ] && [ -d "$1/$d" ] &&
-            find "$1/$d" -name '*.tap' -exec sed -n 's|^ok [0-9]* - \./\([^ ]*\) \([0-9]*\).*|\1 \2|p' {} +
+            for f in $(find "$1/$d" -name '*.tap'); do tapruns "$f"; done | sed -n 's/^ok //p'
     done | sort
 }
 runs() {
     for ph in $phases; do
         sed -n 's/^\(X\{0,1\}PASS\|FAIL\|XFAIL\)\( ([^)]*)\)\{0,1\} \(.*\) ([0-9]*s)$/\3/p' "$1/$ph.log" 2>/dev/null
         d=$(tapdir "$ph"); [ -n "$d" ] && [ -d "$1/$d" ] &&
-            find "$1/$d" -name '*.tap' -exec sed -n 's|^\(not \)\{0,1\}ok [0-9]* - \./\([^ ]*\) \([0-9]*\).*|\2 \3|p' {} +
+            for f in $(find "$1/$d" -name '*.tap'); do tapruns "$f"; done | sed 's/^[a-z]* //'
     done | sort -u
 }
 # times OUT: "dir/name np seconds" of the MPICH suite's runs
@@ -68,6 +75,9 @@ for mode in $modes; do
         done
         echo "=== load: $hogs busy processes beside the run (pids$hogpids)"
     fi
+    # results of an earlier run (not the MPICH suite's build) would count as this one's
+    find "$bdir/test-out" -path "$bdir/test-out/mpich-suite/build" -prune -o \
+        \( -name '*.tap' -o -name '*.log' \) -type f -print 2>/dev/null | xargs -r rm -f
     t0=$(date +%s)
     AVRM_TEST_PHASES="$phases" "$top/test/run-all.sh" "$bdir" "$prefix" > "$bdir/load-$mode.log" 2>&1 || rc=1
     stop_hogs

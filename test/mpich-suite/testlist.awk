@@ -56,6 +56,23 @@ BEGIN {
         set["rma/win_shared_" op[i] "_flush_load 3"] = bar " " pin
     }
     set["rma/win_shared_noncontig_put 4"] = bar
+    # - limits from measured times (issue 26): the runs that took more than
+    #   half of MPITEST_TIMEOUT (90 s) quiet or beside two busy processes on
+    #   the 2 cores (`make check-load`, 2026-11-25, series 0001-0013, seconds
+    #   quiet / loaded) get twice the loaded time, rounded up to 30 s; a limit
+    #   costs nothing while the run passes. No iteration knob exists for them
+    #   (window_creation.c: 1000 MPI_Win_allocate; win_shared_noncontig_put.c
+    #   20000 fences; sendrecv1: the datatype pool).
+    #   pt2pt/large_message 3 27.6/60.7, pt2pt/sendrecv1 2 (slowest of its
+    #   32 runs) 7.1/82.3, rma/large_acc_flush_local 3 38.6/60.3,
+    #   rma/win_shared_noncontig_put 4 1.7/59.9, rma/window_allocation 4
+    #   25.8/51.9, rma/window_noncontig_allocation 4 37.7/67.0.
+    #   (spawn/taskmanager, 58.7 and 72.1 s quiet, has MPICH's own
+    #   timeLimit=600.)
+    lim["pt2pt/large_message 3"] = 150; lim["pt2pt/sendrecv1 2"] = 180
+    lim["rma/large_acc_flush_local 3"] = 150; lim["rma/win_shared_noncontig_put 4"] = 120
+    lim["rma/window_allocation 4"] = 120; lim["rma/window_noncontig_allocation 4"] = 150
+    for (k in lim) set[k] = ((k in set) ? set[k] " " : "") "timeLimit=" lim[k]
     while (xf != "" && (getline l < xf) > 0) {
         if (l ~ /^timeLimit=[0-9]+[ \t]*$/) { tl = l; sub(/[ \t]+$/, "", tl); continue }
         if (l ~ /^[ \t]*(#|$)/) continue
