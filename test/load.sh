@@ -25,9 +25,6 @@ hogpids=""
 stop_hogs() { [ -n "$hogpids" ] && kill $hogpids 2>/dev/null; hogpids=""; }
 trap stop_hogs EXIT INT TERM
 
-# passes OUT / runs OUT: one line per passing run / per run of the phases
-# selected (our tests' PASS/XPASS ids in OUT/PHASE.log, the TAP lines of
-# the MPICH suite's phases as "dir/name np"), sorted
 # tapruns TAP: "ok|fail dir/name np #k" per run, k counting the runs of the
 # same dir/name np in that file (a test listed again with other arguments)
 tapruns() {
@@ -35,20 +32,19 @@ tapruns() {
         awk '{ k = $2 " " $3; print $1, k, "#" ++n[k] }'
 }
 tapdir() { case $1 in mpich) echo mpich-suite ;; mpich-variants|cluster) echo "$1" ;; esac; }
-passes() {
+# results OUT: "ok|fail ID" per run of the selected phases (our tests'
+# PASS/XPASS and FAIL/XFAIL lines in OUT/PHASE.log, the TAP lines of the
+# MPICH suite's phases); passes and runs are its two views, sorted
+results() {
     for ph in $phases; do
-        sed -n 's/^X\{0,1\}PASS \([^:(]*[^:( ]\).*/\1/p' "$1/$ph.log" 2>/dev/null
+        sed -n 's/^X\{0,1\}PASS \([^:(]*[^:( ]\).*/ok \1/p
+                s/^X\{0,1\}FAIL\( ([^)]*)\)\{0,1\} \([^:(]*[^:( ]\).*/fail \2/p' "$1/$ph.log" 2>/dev/null
         d=$(tapdir "$ph"); [ -n "$d" ] && [ -d "$1/$d" ] &&
-            for f in $(find "$1/$d" -name '*.tap'); do tapruns "$f"; done | sed -n 's/^ok //p'
-    done | sort
+            for f in $(find "$1/$d" -name '*.tap'); do tapruns "$f"; done
+    done
 }
-runs() {
-    for ph in $phases; do
-        sed -n 's/^X\{0,1\}\(PASS\|FAIL\)\( ([^)]*)\)\{0,1\} \([^:(]*[^:( ]\).*/\3/p' "$1/$ph.log" 2>/dev/null
-        d=$(tapdir "$ph"); [ -n "$d" ] && [ -d "$1/$d" ] &&
-            for f in $(find "$1/$d" -name '*.tap'); do tapruns "$f"; done | sed 's/^[a-z]* //'
-    done | sort -u
-}
+passes() { results "$1" | sed -n 's/^ok //p' | sort; }
+runs() { results "$1" | sed 's/^[a-z]* //' | sort -u; }
 # times OUT: "dir/name np seconds" of the MPICH suite's runs
 run_times() {
     find "$1" -name '*.tap' -exec sed -n 's|^\(not \)\{0,1\}ok [0-9]* - \./\([^ ]*\) \([0-9]*\).*# time=\([0-9.]*\).*|\2 \3 \4|p' {} + 2>/dev/null |
