@@ -28,11 +28,18 @@ typedef struct avrm_av_params {
  * taken), LIMIT (size > AVRM_MAX_WORLD). On success *out is set. */
 avrm_status_t avrm_av_create(avrm_ctx_t *ctx, const avrm_av_params_t *params, avrm_av_t **out);
 
-/* Fill one stored entry. addr must fit 63 bits (AVRM_ERR_ARG otherwise);
- * lpid must be < size. In computed mode only the side table is written and
- * addr must equal lpid (else ARG: the caller must fall back to stored). */
+/* Fill one stored entry. addr must be <= AVRM_AVE_MAX_ADDR (62 bits;
+ * AVRM_ERR_ARG otherwise); lpid must be < size. In computed mode only the
+ * side table is written and addr must equal lpid (else ARG: the caller must
+ * fall back to stored). The word is stored with release order: a lock-free
+ * reader that sees it sees what the writer did before. */
 avrm_status_t avrm_av_set(avrm_av_t *av, avrm_lpid_t lpid, uint64_t addr, int is_local,
                           const uint64_t *extra /* nextra words or NULL */);
+
+/* Mark a stored entry pending (avrm_ave_make_pending: resolved on first
+ * contact by the caller, which then calls avrm_av_set). ARG for a computed
+ * AV (it has no entries) or lpid >= size. O(1). */
+avrm_status_t avrm_av_set_pending(avrm_av_t *av, avrm_lpid_t lpid, int is_local);
 
 /* Turn a computed AV into a stored one (irregular addresses found after
  * creation). O(size). Maps built over the AV while it was computed cache

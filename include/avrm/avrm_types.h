@@ -46,17 +46,33 @@ typedef enum avrm_status {
 /*
  * Address-vector entry: one 64-bit word per peer.
  *   bit  0      AVRM_AVE_LOCAL: peer is on this node (shared-memory transport)
- *   bits 1..63  network address word (libfabric fi_addr_t uses 63 bits)
- * Decoding the address is one shift; process-group ids never sit in the entry.
+ *   bits 1..62  network address (up to AVRM_AVE_MAX_ADDR; libfabric's fi_addr
+ *               values are table indices or util-AV handles, far below it)
+ *   bit  63     AVRM_AVE_PENDING: the address is not resolved yet (on-demand
+ *               addressing); bits 1..62 then hold the peer's own lpid, so the
+ *               word alone names whom to resolve: still 8 bytes per peer.
+ * Decoding the address is one shift; testing "pending" is one sign test;
+ * process-group ids never sit in the entry.
  */
 typedef uint64_t avrm_ave_t;
 #define AVRM_AVE_LOCAL     UINT64_C(1)
-#define AVRM_AVE_MAX_ADDR  (UINT64_MAX >> 1)
+#define AVRM_AVE_PENDING   (UINT64_C(1) << 63)
+#define AVRM_AVE_MAX_ADDR  (UINT64_MAX >> 2)
 static inline avrm_ave_t avrm_ave_make(uint64_t addr, int is_local)
 {
     return addr << 1 | (is_local ? AVRM_AVE_LOCAL : 0);
 }
 static inline uint64_t avrm_ave_addr(avrm_ave_t e) { return e >> 1; }
+/* the word of a peer whose address is resolved on first contact */
+static inline avrm_ave_t avrm_ave_make_pending(uint32_t lpid, int is_local)
+{
+    return AVRM_AVE_PENDING | avrm_ave_make(lpid, is_local);
+}
+static inline int avrm_ave_is_pending(avrm_ave_t e) { return (int64_t) e < 0; }
+static inline uint32_t avrm_ave_pending_lpid(avrm_ave_t e)
+{
+    return (uint32_t) ((e & ~AVRM_AVE_PENDING) >> 1);
+}
 
 typedef struct avrm_gpid {
     avrm_lpid_t lpid;

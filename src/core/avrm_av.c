@@ -142,9 +142,17 @@ avrm_status_t avrm_av_set(avrm_av_t *av, avrm_lpid_t lpid, uint64_t addr, int is
 {
     if (!av || lpid >= av->size || addr > AVRM_AVE_MAX_ADDR) return AVRM_ERR_ARG;
     if (!av->entries && addr != lpid) return AVRM_ERR_ARG;
-    if (av->entries) av->entries[lpid] = avrm_ave_make(addr, is_local);
+    if (av->entries)
+        __atomic_store_n(&av->entries[lpid], avrm_ave_make(addr, is_local), __ATOMIC_RELEASE);
     if (extra && av->nextra)
         memcpy(av->side + (size_t) lpid * av->nextra, extra, av->nextra * sizeof(*extra));
+    return AVRM_OK;
+}
+
+avrm_status_t avrm_av_set_pending(avrm_av_t *av, avrm_lpid_t lpid, int is_local)
+{
+    if (!av || !av->entries || lpid >= av->size) return AVRM_ERR_ARG;
+    __atomic_store_n(&av->entries[lpid], avrm_ave_make_pending(lpid, is_local), __ATOMIC_RELEASE);
     return AVRM_OK;
 }
 

@@ -17,6 +17,10 @@
 #            spread over both NICs by context, rank and tag, on communicators
 #            that assert no wildcards: comm/multinic). Every test checks that
 #            MPI_INFO_ENV's num_nics is 2 (AVTEST_EXPECT_NICS).
+#   rxm      netmod only over tcp;ofi_rxm, where addresses are resolved on
+#            first contact (on-demand addressing, the default there; the
+#            sockets provider of the other placements stays eager):
+#            AVTEST_EXPECT_ON_DEMAND=1 for the tests that check it.
 # testlist lines: name nprocs [arg=ARG ...] [env=VAR=VAL ...] [configs=a,b]
 #                 [xfail=reason]
 # configs= limits an entry to some placements (large sizes run in one or two
@@ -41,7 +45,7 @@ shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../mpienv.sh"
 
-configs=${AVTEST_CONFIGS:-"shm nolocal oddeven block3 twonics"}
+configs=${AVTEST_CONFIGS:-"shm nolocal oddeven block3 twonics rxm"}
 tmo=${AVTEST_TIMEOUT:-60}
 list=${AVTEST_LIST:-}
 cc=$prefix/bin/mpicc fc=$prefix/bin/mpifort mpiexec=$prefix/bin/mpiexec
@@ -57,6 +61,7 @@ config_env() {
         block3) echo "MPIR_CVAR_NUM_CLIQUES=3 MPIR_CVAR_CLIQUES_BY_BLOCK=1" ;;
         twonics) echo "MPIR_CVAR_NOLOCAL=1 MPIR_CVAR_CH4_OFI_ENABLE_MULTI_NIC_HASHING=1" \
                       "NICSHIM_SO=$out/nicshim.so AVTEST_EXPECT_NICS=2" ;;
+        rxm) echo "MPIR_CVAR_NOLOCAL=1 FI_PROVIDER=tcp;ofi_rxm AVTEST_EXPECT_ON_DEMAND=1" ;;
         *) echo "runtests: unknown config $1" >&2; exit 2 ;;
     esac
 }

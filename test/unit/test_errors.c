@@ -57,6 +57,14 @@ static void test_av_basics(void)
           avrm_av_is_local(av, 4));
     CHECK(avrm_av_set(av, 12, 1, 0, NULL) == AVRM_ERR_ARG);
     CHECK(avrm_av_set(av, 1, AVRM_AVE_MAX_ADDR + 1, 0, NULL) == AVRM_ERR_ARG);
+    /* pending words: the lpid and the local bit survive, the sign marks them */
+    CHECK(avrm_av_set_pending(av, 5, 1) == AVRM_OK && avrm_ave_is_pending(av->entries[5]) &&
+          avrm_ave_pending_lpid(av->entries[5]) == 5 && avrm_av_is_local(av, 5));
+    CHECK(avrm_av_set_pending(av, 12, 0) == AVRM_ERR_ARG);
+    CHECK(avrm_av_set(av, 5, AVRM_AVE_MAX_ADDR, 1, NULL) == AVRM_OK &&
+          !avrm_ave_is_pending(av->entries[5]) && avrm_av_addr(av, 5) == AVRM_AVE_MAX_ADDR);
+    CHECK(!avrm_ave_is_pending(avrm_ave_make(AVRM_AVE_MAX_ADDR, 1)) &&
+          avrm_ave_pending_lpid(avrm_ave_make_pending(AVRM_MAX_WORLD - 1, 1)) == AVRM_MAX_WORLD - 1);
     /* cyclic / range locality */
     ap = (avrm_av_params_t) { .size = 10, .pgid = 2, .computed = 1,
                               .local = { .kind = AVRM_LOCAL_CYCLIC, .nnodes = 3, .node = 1 } };

@@ -14,7 +14,9 @@
  * (fi_addr << 1 | local bit) carried BY VALUE in the pointer-typed slot that
  * CH4's generated API passes down (so no prototype changes). It is never
  * dereferenced: MPIDIU_av_word() recovers the word, bit 0 is the locality,
- * the rest the fi_addr. It works for stored and computed AVs alike, costs no
+ * the rest the fi_addr, or, with bit 63 set, the rank of a world peer whose
+ * address is resolved on first contact (on-demand addressing, the netmod's
+ * MPIDI_OFI_av_root_addr). It works for stored and computed AVs alike, costs no
  * load downstream of the translation, and stays unique per peer (fi_addr
  * values are unique within the OFI AV). Requires 64-bit pointers.
  *
@@ -41,6 +43,11 @@ typedef struct MPIDI_avrm {
     uint32_t npg_refs;          /* entries of both, >= ctx->navs */
     const char *stored_reason;  /* why the world AV is stored although
                                  * MPIR_CVAR_AVRM_COMPUTED_AV asked otherwise */
+    /* on-demand addressing (the netmod's, ofi_avrm_lazy.h) */
+    int on_demand;              /* world peers are resolved on first contact */
+    const char *eager_reason;   /* why not, when not */
+    uint64_t peers_resolved;    /* world peers resolved on first contact */
+    double resolve_seconds;     /* time spent resolving them */
 } MPIDI_avrm_t;
 
 extern MPIDI_avrm_t MPIDI_avrm;
@@ -77,6 +84,8 @@ MPL_STATIC_INLINE_PREFIX const avrm_rankmap_t *MPIDIU_comm_local_map(MPIR_Comm *
 
 /* AV manager (ch4_avrm_av.h, compiled in ch4_proc.c) */
 int MPIDIU_av_set_addr(int avtid, int lpid, uint64_t addr);
+int MPIDIU_av_set_addr_locked(int avtid, int lpid, uint64_t addr);
+int MPIDIU_avt_world_pending(const char *reason);
 int MPIDIU_avt_exists(int avtid);
 int MPIDIU_avrm_require_stored(const char *reason);
 void MPIDIU_map_ref_groups(const avrm_rankmap_t * m, int add);

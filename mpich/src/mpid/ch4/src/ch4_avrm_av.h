@@ -261,14 +261,11 @@ int MPIDIU_avrm_require_stored(const char *reason)
 
 /* The netmod inserted peer lpid of group avtid at fi_addr addr. The local
  * bit set at creation is kept. Errors: memory for the computed AV's
- * fallback, or an fi_addr wider than the 63 bits an address word holds.
- * An AV writer: holds MPIDIU_THREAD_UTIL_MUTEX (callers hold no VCI lock:
- * the spawn path's fi_av_insert has released it; VCI -> UTIL is the order
- * MPICH's AM path already takes). */
-int MPIDIU_av_set_addr(int avtid, int lpid, uint64_t addr)
+ * fallback, or an fi_addr wider than the 62 bits an address word holds.
+ * An AV writer: the caller holds MPIDIU_THREAD_UTIL_MUTEX. */
+int MPIDIU_av_set_addr_locked(int avtid, int lpid, uint64_t addr)
 {
     int mpi_errno = MPI_SUCCESS;
-    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
     avrm_av_t *av = MPIDI_avrm.ctx->avs[avtid];
     int is_local = (avrm_av_ave(av, (avrm_lpid_t) lpid) & AVRM_AVE_LOCAL) != 0;
 
@@ -278,12 +275,36 @@ int MPIDIU_av_set_addr(int avtid, int lpid, uint64_t addr)
     }
     MPIR_ERR_CHKANDJUMP1(avrm_av_set(av, (avrm_lpid_t) lpid, addr, is_local, NULL) != AVRM_OK,
                          mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s",
-                         "an fi_addr wider than the 63 bits of an address word");
+                         "an fi_addr wider than the 62 bits of an address word");
   fn_exit:
-    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
     return mpi_errno;
   fn_fail:
     goto fn_exit;
+}
+
+/* The same, taking MPIDIU_THREAD_UTIL_MUTEX (callers hold no VCI lock: the
+ * spawn path's fi_av_insert has released it; VCI -> UTIL is the order
+ * MPICH's AM path already takes). */
+int MPIDIU_av_set_addr(int avtid, int lpid, uint64_t addr)
+{
+    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    int mpi_errno = MPIDIU_av_set_addr_locked(avtid, lpid, addr);
+    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    return mpi_errno;
+}
+
+/* On-demand addressing: every world word pending (the peer's rank and its
+ * local bit), the AV made stored first if it was computed (reason says
+ * why). Runs in MPI_Init before any communication. O(P). */
+int MPIDIU_avt_world_pending(const char *reason)
+{
+    int mpi_errno = MPIDIU_avrm_require_stored(reason);
+    if (mpi_errno)
+        return mpi_errno;
+    avrm_av_t *av = MPIDI_avrm.ctx->avs[0];
+    for (uint32_t i = 0; i < av->size; i++)
+        avrm_av_set_pending(av, i, (avrm_av_ave(av, i) & AVRM_AVE_LOCAL) != 0);
+    return MPI_SUCCESS;
 }
 
 #endif /* CH4_AVRM_AV_H_INCLUDED */

@@ -1,0 +1,79 @@
+#!/bin/sh
+# run-ondemand.sh [OUTDIR] - issue 24: what a process keeps per peer and
+# what MPI_Init costs, ours with on-demand addressing (the default where the
+# provider allows it), ours eager (MPIR_CVAR_AVRM_ON_DEMAND_AV=0), stock
+# MPICH 4.0.2 (same tarball and options, no patches) and Open MPI (Debian's,
+# ob1 over TCP: no emulated nodes, it sees one node), in one run, per
+# provider (ONDEMAND_PROVIDERS, default "tcp;ofi_rxm sockets") and process
+# count (ONDEMAND_NPS, default "8 16 32 64 128"); emulated nodes of
+# ONDEMAND_NODE (8) consecutive ranks for the MPICH builds. Each run is
+# bench/real/ondemand.c: heap (mallinfo2, no tcache) and RSS per process
+# right after MPI_Init, after a 2-D stencil, after an MPI_Alltoall; MPI_Init
+# time; first vs later message latency with a new peer.
+# Writes OUTDIR/ondemand.csv (every run), OUTDIR/slopes.csv (bytes per added
+# peer and the constant, least squares over the process counts, per
+# library, provider and point) and OUTDIR/ondemand.png (bench/real/ondemandplot.py).
+# Oversubscribed: our builds yield (MPIR_CVAR_CH4_POLLS_BEFORE_YIELD=1),
+# stock preloads yieldshim.so, Open MPI yields by itself.
+# Environment: MPICH_PATCHED, MPICH_STOCK, LIBS ("ours-lazy ours-eager stock ompi"),
+# ONDEMAND_NPS, ONDEMAND_PROVIDERS, ONDEMAND_NODE, NICE (10).
+set -eu
+top=$(cd "$(dirname "$0")/../.." && pwd)
+here=$top/bench/real
+out=${1:-$top/bench/out/ondemand}
+mkdir -p "$out"; out=$(cd "$out" && pwd)
+: "${MPICH_PATCHED:=$top/mpich-build/mpich-patched}" "${MPICH_STOCK:=$top/mpich-build/mpich-stock}"
+: "${LIBS:=ours-lazy ours-eager stock ompi}" "${ONDEMAND_NPS:=8 16 32 64 128}"
+: "${ONDEMAND_PROVIDERS:=tcp;ofi_rxm sockets}" "${ONDEMAND_NODE:=8}" "${NICE:=10}"
+. "$top/test/mpienv.sh"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 MPIR_CVAR_AVRM_REPORT=0
+failed=""
+prefix_of() { case $1 in ours*) echo "$MPICH_PATCHED" ;; stock) echo "$MPICH_STOCK" ;; esac; }
+echo "== run-ondemand.sh $out, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null) =="
+echo "LIBS=\"$LIBS\" ONDEMAND_NPS=\"$ONDEMAND_NPS\" ONDEMAND_PROVIDERS=\"$ONDEMAND_PROVIDERS\" ONDEMAND_NODE=$ONDEMAND_NODE" | tee "$out/settings.txt"
+
+libs=""
+for lib in $LIBS; do
+    case $lib in
+        ompi) cc=mpicc.openmpi; command -v mpirun.openmpi >/dev/null || cc="" ;;
+        *) cc=$(prefix_of "$lib")/bin/mpicc; [ -x "$cc" ] || cc="" ;;
+    esac
+    [ -n "$cc" ] || { echo "run-ondemand: skipping $lib (not built)" >&2; continue; }
+    libs="$libs $lib"
+    mkdir -p "$out/bin-$lib"
+    echo "+ $cc -O2 -o $out/bin-$lib/ondemand $here/ondemand.c"
+    "$cc" -std=gnu11 -O2 -Wall -o "$out/bin-$lib/ondemand" "$here/ondemand.c" || failed="$failed build-$lib"
+done
+cc -shared -fPIC -O2 -Wall -o "$out/yieldshim.so" "$here/yieldshim.c" -ldl
+
+csv=$out/ondemand.csv
+echo "library,provider,np,point,heap_max,heap_mean,rss_max,rss_mean,init_s,first_us,later_us" > "$csv"
+for prov in $ONDEMAND_PROVIDERS; do
+    for np in $ONDEMAND_NPS; do
+        nodes=$(( (np + ONDEMAND_NODE - 1) / ONDEMAND_NODE ))
+        for lib in $libs; do
+            exe=$out/bin-$lib/ondemand
+            common="GLIBC_TUNABLES=glibc.malloc.tcache_count=0 FI_PROVIDER=$prov"
+            case $lib in
+                ompi) [ "$prov" = sockets ] && continue   # one row for Open MPI: ob1/tcp
+                      set -- mpirun.openmpi --oversubscribe --mca pml ob1 --mca btl self,tcp \
+                          -x GLIBC_TUNABLES=glibc.malloc.tcache_count=0 -n "$np" "$exe" "$lib" tcp "$csv" ;;
+                *) e="$common MPIR_CVAR_NUM_CLIQUES=$nodes MPIR_CVAR_CLIQUES_BY_BLOCK=1"
+                   case $lib in
+                       ours-lazy) e="$e MPIR_CVAR_AVRM_ON_DEMAND_AV=1" ;;
+                       ours-eager) e="$e MPIR_CVAR_AVRM_ON_DEMAND_AV=0" ;;
+                       stock) e="$e LD_PRELOAD=$out/yieldshim.so MPIR_CVAR_CH4_POLLS_BEFORE_YIELD=0" ;;
+                   esac
+                   set -- env $e "$(prefix_of "$lib")/bin/mpiexec" -n "$np" "$exe" "$lib" "$prov" "$csv" ;;
+            esac
+            echo "+ $*"
+            s=$(date +%s)
+            nice -n "$NICE" timeout -k 5 600 "$@" < /dev/null > "$out/log-$lib-$np-$(echo "$prov" | tr ';' _).txt" 2>&1 ||
+                { echo "run-ondemand: FAILED ($?): $lib $prov $np" >&2; failed="$failed $lib-$prov-$np"; }
+            echo "   $(( $(date +%s) - s )) s"
+        done
+    done
+done
+python3 "$here/ondemandplot.py" "$csv" "$out/slopes.csv" "$out/ondemand.png" || failed="$failed plot"
+cat "$out/slopes.csv"
+[ -z "$failed" ] || { echo "run-ondemand: failed:$failed" >&2; exit 1; }
