@@ -25,6 +25,10 @@ static void shuffle(int32_t *p, uint32_t n, uint64_t seed)
     }
 }
 
+/* MPI_Init only: the world and self communicators (whole-process model,
+ * bench/sim/wholeproc.py) */
+static void sc_world(sim_t *s, int K) { (void) s; (void) K; }
+
 /* K odd/even splits of world, no reorder (Fig 9) */
 static void sc_split(sim_t *s, int K)
 {
@@ -225,6 +229,7 @@ static void sc_nodesplit(sim_t *s, int K)
 
 
 const scen_t scens[] = {
+    { "world",     "apps",  "MPI_Init only: world and self", sc_world, 0, 0, 1u << 24, { 0 } },
     { "split10",   "paper", "10 odd/even splits of world (Fig 9)", sc_split, 10, 0, 1u << 24, { 0 } },
     { "split100",  "paper", "100 odd/even splits of world (Fig 9)", sc_split, 100, 0, 1u << 24, { 0 } },
     { "dup10",     "paper", "10 dups of world + node/node-roots (Fig 10)", sc_dup, 10, 0, 1u << 24, { 0 } },

@@ -8,13 +8,15 @@
 # 4 layouts: 2 hosts x 4 and 4 hosts x 2, block and round-robin (rr):
 #   hostmap (test/cluster/hostmap.c: placement, node communicators) and the
 #   demo in every layout; our MPI tests (test/mpi, shm placement): all in 2x4
-#   block, AVCLUSTER_RR_TESTS in 4x2 rr; FI_PROVIDER=tcp once;
+#   block, AVCLUSTER_RR_TESTS in 4x2 rr; FI_PROVIDER=tcp once; on-demand
+#   addressing (placement rxm: tcp;ofi_rxm) for AVCLUSTER_ONDEMAND_TESTS in 2x4 block;
 #   MPIR_CVAR_CH4_ROOTS_ONLY_PMI=1 once (hostmap, demo, AVCLUSTER_ROOTS_TESTS
 #   at 4x2 block); MPICH's comm, topo, spawn (test/mpich-suite/run.sh) across
 #   2 hosts round-robin, less test/cluster/suite-skip.txt. The subsets (DIR or
 #   DIR/NAME lists, defaults below) keep the phase near 8 minutes on 2 cores.
 # Slurm (--slurm): srun --mpi=pmi2 -N 2 -n 8: hostmap block and cyclic, the
-#   demo, and a few of our tests (AVCLUSTER_SRUN_TESTS); with
+#   demo, a few of our tests (AVCLUSTER_SRUN_TESTS) and the on-demand ones
+#   (placement rxm: addresses from Slurm's PMI on first contact); with
 #   AVCLUSTER_PMIX_PREFIX=DIR (an MPICH built --with-pmix) the same with
 #   --mpi=pmix on that build; with AVCLUSTER_PMIX_MAKEDIR=BUILDDIR too, it is
 #   first built by `make -C BUILDDIR mpich-pmix` (make check sets both).
@@ -153,6 +155,11 @@ job "eth0 traffic 2x4 block" noerrors -n 2 -s 4 -p block -- sh -c '
 grep -h "^bytes received" "$out/eth0_traffic_2x4_block.log" 2>/dev/null | sed 's/^/    /'
 FI_PROVIDER=tcp job "hostmap 2x4 block FI_PROVIDER=tcp" noerrors -n 2 -s 4 -p block -- \
     "$mpiexec" -n 8 "$hostmap" 2 4
+# on-demand addressing across hosts (tcp;ofi_rxm, every peer over the netmod,
+# addresses fetched from hydra's PMI-1 on first contact): our tests' rxm placement
+AVTEST_CONFIGS=rxm jobtmo=600 job "test/mpi 2x4 block on demand ${AVCLUSTER_ONDEMAND_TESTS:=pt2pt comm/intercomm comm/spawn_free}" \
+    counts -n 2 -s 4 -p block -- "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-2x4-ondemand" \
+    $AVCLUSTER_ONDEMAND_TESTS
 
 export AVTEST_CONFIGS=shm
 jobtmo=900 job "test/mpi 2x4 block" counts -n 2 -s 4 -p block -- \
@@ -201,6 +208,10 @@ srun_jobs() {  # MPI PREFIX
     # processes would wait for resources forever (a listed skip instead)
     AVTEST_MAXNP=16 AVCLUSTER_SRUN_ARGS="--mpi=$1 -N 2" jobtmo=600 job "srun --mpi=$1 test/mpi ${AVCLUSTER_SRUN_TESTS:=comm/split_type comm/intercomm group topo}" \
         counts -n 2 --slurm -- "$top/test/mpi/runtests.sh" "$sp" "$out/mpi-srun-$1" $AVCLUSTER_SRUN_TESTS
+    # on demand: addresses fetched through Slurm's PMI (pmi2 or PMIx) on first contact
+    AVTEST_CONFIGS=rxm AVTEST_MAXNP=16 AVCLUSTER_SRUN_ARGS="--mpi=$1 -N 2" jobtmo=600 \
+        job "srun --mpi=$1 test/mpi on demand pt2pt/ondemand pt2pt/ondemand_threads" counts -n 2 --slurm -- \
+        "$top/test/mpi/runtests.sh" "$sp" "$out/mpi-srun-$1-ondemand" pt2pt/ondemand pt2pt/ondemand_threads
 }
 srun_jobs pmi2 "$prefix"
 # ours built --with-pmix: made here first (make -C AVCLUSTER_PMIX_MAKEDIR

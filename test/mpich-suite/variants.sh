@@ -7,6 +7,9 @@
 #             node hierarchies; node-aware collectives cross nodes)
 #   block3    MPIR_CVAR_NUM_CLIQUES=3 + _CLIQUES_BY_BLOCK=1: three nodes by
 #             block, uneven for most sizes
+#   ondemand  FI_PROVIDER=tcp;ofi_rxm with MPIR_CVAR_NOLOCAL=1: every peer
+#             over the netmod, its address resolved on first contact
+#             (on-demand addressing, the default with ofi_rxm)
 #
 #   variants.sh PREFIX MPICH_SRC OUTDIR
 #
@@ -40,7 +43,7 @@ COLL_SUBSET="coll/allred coll/allred2 coll/reduce coll/bcasttest coll/allgather2
              coll/allgatherv2 coll/alltoall1 coll/alltoallv coll/scantst coll/exscan coll/redscat
              coll/red_scat_block coll/gather coll/scattern coll/coll2"
 COLL_SUBSET=$(echo $COLL_SUBSET)
-known="tables computed oddeven block3"
+known="tables computed oddeven block3 ondemand"
 for name in ${VARIANTS:-tables computed oddeven}; do
     only="" omit=""
     case $name in
@@ -49,6 +52,7 @@ for name in ${VARIANTS:-tables computed oddeven}; do
         oddeven)  cvar=MPIR_CVAR_ODD_EVEN_CLIQUES=1 vdirs="comm group topo coll" only=$COLL_SUBSET ;;
         block3)   cvar="MPIR_CVAR_NUM_CLIQUES=3 MPIR_CVAR_CLIQUES_BY_BLOCK=1"
                   vdirs="comm group topo coll" only=$COLL_SUBSET ;;
+        ondemand) cvar="FI_PROVIDER=tcp;ofi_rxm MPIR_CVAR_NOLOCAL=1" vdirs="comm pt2pt rma spawn" ;;
         *) echo "[$name] FAIL: no such variant (known: $known)"; f=$((f + 1)); continue ;;
     esac
     [ -n "${VARIANT_DIRS:-}" ] && vdirs=$VARIANT_DIRS omit=""
