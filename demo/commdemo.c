@@ -57,7 +57,8 @@ static int info_lookup(MPI_Info info, const char *const *keys, char *val, int vl
     return 0;
 }
 
-/* Read a communicator-bound pvar whose name is in `names`.  On success,
+/* Read a communicator-bound pvar whose name is in `names` (with comm
+ * MPI_COMM_NULL: a pvar bound to no object).  On success,
  * *num receives its value and, when the pvar has an enumeration, `str`
  * receives the item name for that value.  Returns 1 when found. */
 static int pvar_lookup(MPI_Comm comm, const char *const *names, unsigned long long *num,
@@ -74,11 +75,13 @@ static int pvar_lookup(MPI_Comm comm, const char *const *names, unsigned long lo
         if (MPI_T_pvar_get_info(i, name, &nlen, &verb, &cls, &dt, &et, desc, &dlen,
                                 &bind, &ro, &cont, &atomic) != MPI_SUCCESS)
             continue;
-        if (!name_in(name, names) || bind != MPI_T_BIND_MPI_COMM)
+        if (!name_in(name, names) ||
+            bind != (comm == MPI_COMM_NULL ? MPI_T_BIND_NO_OBJECT : MPI_T_BIND_MPI_COMM))
             continue;
         MPI_T_pvar_handle h;
         int count = 0;
-        if (MPI_T_pvar_handle_alloc(mpit_session, i, &comm, &h, &count) != MPI_SUCCESS)
+        if (MPI_T_pvar_handle_alloc(mpit_session, i, comm == MPI_COMM_NULL ? NULL : &comm, &h,
+                                    &count) != MPI_SUCCESS)
             continue;
         int got = 0;
         if (count == 1) {
@@ -407,6 +410,16 @@ int main(int argc, char **argv)
         rp->bytes = b == SIZE_MAX ? ~0ULL : (unsigned long long) b;
     }
 
+    /* peers whose address this process resolved on first contact (ours,
+     * on-demand addressing; 0 when addresses were exchanged at MPI_Init) */
+    static const char *const resolved_pvars[] = {"avrm_peers_resolved", NULL};
+    unsigned long long resolved = 0, *all_resolved = NULL;
+    int have_resolved = pvar_lookup(MPI_COMM_NULL, resolved_pvars, &resolved, NULL, 0);
+    if (wrank == 0)
+        all_resolved = malloc(sizeof *all_resolved * (size_t) wsize);
+    MPI_Gather(&resolved, 1, MPI_UNSIGNED_LONG_LONG, all_resolved, 1, MPI_UNSIGNED_LONG_LONG, 0,
+               MPI_COMM_WORLD);
+
     /* gather reports on world rank 0 (as bytes: the struct is plain data) */
     struct report *all = NULL;
     if (wrank == 0)
@@ -455,9 +468,16 @@ int main(int argc, char **argv)
             printf("%-17s %-22s %5d %-14s %-6s %-14s %s\n", E[i].name, E[i].routine, ncomm,
                    sizes, fails ? "FAIL" : "ok", modes, bytes);
         }
+        if (have_resolved) {
+            printf("commdemo: peers resolved on first contact, per process:");
+            for (int p = 0; p < wsize; p++)
+                printf(" %llu", all_resolved[p]);
+            printf(" of %d (0: addresses exchanged at MPI_Init)\n", wsize - 1);
+        }
         printf("commdemo: %s\n", anyfail ? "FAILED" : "all communicators ok");
         fflush(stdout);
         free(all);
+        free(all_resolved);
     }
     MPI_Bcast(&anyfail, 1, MPI_INT, 0, MPI_COMM_WORLD);
 
