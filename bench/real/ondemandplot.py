@@ -47,11 +47,15 @@ def main(src, slopes_out, png):
                     key=lambda p: (p[0], ["init", "stencil", "alltoall"].index(p[1])))
     libs = sorted({r["library"] for r in rows})
     dat = os.path.splitext(png)[0] + ".dat"
+    blocks = {}     # (provider, point, library) -> gnuplot index (only those with data)
     with open(dat, "w") as f:
         for prov, point in panels:
             for lib in libs:
                 rs = sorted((r for r in rows if (r["library"], r["provider"], r["point"])
                              == (lib, prov, point)), key=lambda r: int(r["np"]))
+                if not rs:
+                    continue
+                blocks[(prov, point, lib)] = len(blocks)
                 f.write("# %s %s %s\n" % (prov, point, lib))
                 for r in rs:
                     f.write("%s %s\n" % (r["np"], float(r["heap_max"]) / 1024))
@@ -63,12 +67,9 @@ def main(src, slopes_out, png):
               "set multiplot layout %d,%d title 'heap in use per process (max over ranks, KiB) "
               "against processes: bench/real/run-ondemand.sh'" % (nrows, cols),
               "set key top left", "set grid", "set xlabel 'processes'", "set ylabel 'KiB'"]
-    idx = 0
     for prov, point in panels:
-        plots = []
-        for lib in libs:
-            plots.append("'%s' index %d using 1:2 with linespoints title '%s'" % (dat, idx, lib))
-            idx += 1
+        plots = ["'%s' index %d using 1:2 with linespoints title '%s'" % (dat, blocks[(prov, point, lib)], lib)
+                 for lib in libs if (prov, point, lib) in blocks]
         script.append("set title '%s, after %s'" % (prov, "MPI_Init" if point == "init" else point))
         script.append("plot " + ", ".join(plots))
     script.append("unset multiplot")

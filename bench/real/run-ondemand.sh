@@ -2,8 +2,10 @@
 # run-ondemand.sh [OUTDIR] - issue 24: what a process keeps per peer and
 # what MPI_Init costs, ours with on-demand addressing (the default where the
 # provider allows it), ours eager (MPIR_CVAR_AVRM_ON_DEMAND_AV=0), stock
-# MPICH 4.0.2 (same tarball and options, no patches) and Open MPI (Debian's,
-# ob1 over TCP: no emulated nodes, it sees one node), in one run, per
+# MPICH 4.0.2 (same tarball and options, no patches) and Open MPI 4.1
+# (Debian's, ob1 over self/vader/tcp: it cannot emulate nodes, so every peer
+# is on its node; its rows are labelled ompi-ob1 under each provider's
+# heading, whose FI_PROVIDER it ignores), in one run, per
 # provider (ONDEMAND_PROVIDERS, default "tcp;ofi_rxm sockets") and process
 # count (ONDEMAND_NPS, default "8 16 32 64 128"); emulated nodes of
 # ONDEMAND_NODE (8) consecutive ranks for the MPICH builds. Each run is
@@ -12,7 +14,10 @@
 # time; first vs later message latency with a new peer.
 # Writes OUTDIR/ondemand.csv (every run), OUTDIR/slopes.csv (bytes per added
 # peer and the constant, least squares over the process counts, per
-# library, provider and point) and OUTDIR/ondemand.png (bench/real/ondemandplot.py).
+# library, provider and point), OUTDIR/ondemand.png (bench/real/ondemandplot.py),
+# and the whole process at up to 786432 processes: OUTDIR/wholeproc.csv and
+# wholeproc.md (bench/sim/wholeproc.py: the simulator's address layer plus the
+# provider model of the slopes).
 # Oversubscribed: our builds yield (MPIR_CVAR_CH4_POLLS_BEFORE_YIELD=1),
 # stock preloads yieldshim.so, Open MPI yields by itself.
 # Environment: MPICH_PATCHED, MPICH_STOCK, LIBS ("ours-lazy ours-eager stock ompi"),
@@ -56,8 +61,8 @@ for prov in $ONDEMAND_PROVIDERS; do
             common="GLIBC_TUNABLES=glibc.malloc.tcache_count=0 FI_PROVIDER=$prov"
             case $lib in
                 ompi) [ "$prov" = sockets ] && continue   # one row for Open MPI: ob1/tcp
-                      set -- mpirun.openmpi --oversubscribe --mca pml ob1 --mca btl self,tcp \
-                          -x GLIBC_TUNABLES=glibc.malloc.tcache_count=0 -n "$np" "$exe" "$lib" tcp "$csv" ;;
+                      set -- mpirun.openmpi --oversubscribe --mca pml ob1 --mca btl self,vader,tcp \
+                          -x GLIBC_TUNABLES=glibc.malloc.tcache_count=0 -n "$np" "$exe" ompi-ob1 "$prov" "$csv" ;;
                 *) e="$common MPIR_CVAR_NUM_CLIQUES=$nodes MPIR_CVAR_CLIQUES_BY_BLOCK=1"
                    case $lib in
                        ours-lazy) e="$e MPIR_CVAR_AVRM_ON_DEMAND_AV=1" ;;
@@ -76,4 +81,15 @@ for prov in $ONDEMAND_PROVIDERS; do
 done
 python3 "$here/ondemandplot.py" "$csv" "$out/slopes.csv" "$out/ondemand.png" || failed="$failed plot"
 cat "$out/slopes.csv"
+# at scale: the simulator's address layer after MPI_Init (the real libavrm,
+# bench-memory's "world" scenario) plus the provider model these slopes give
+# (bench/sim/wholeproc.py), N up to 786432
+if [ -x "$top/bench/bench-memory" ]; then
+    "$top/bench/bench-memory" -n 8192,65536,262144,786432 -s world -o "$out/world.csv" > /dev/null &&
+        python3 "$top/bench/sim/wholeproc.py" "$out/world.csv" "$out/slopes.csv" "$out/wholeproc.csv" |
+        tee "$out/wholeproc.md" || failed="$failed wholeproc"
+else
+    echo "run-ondemand: no bench/bench-memory (make bench-memory): no simulated figures" >&2
+    failed="$failed wholeproc"
+fi
 [ -z "$failed" ] || { echo "run-ondemand: failed:$failed" >&2; exit 1; }
