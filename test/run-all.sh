@@ -9,7 +9,9 @@
 #   mpich   MPICH's own test suite from the same tarball (subset, xfail list)
 #   mpich-variants  its comm group topo again with MPIR_CVAR_AVRM_PATTERNS=0, with
 #           spawn under MPIR_CVAR_AVRM_COMPUTED_AV=1, and with a coll subset in an
-#           odd/even emulated node placement (variants.sh; the mpich phase's build)
+#           odd/even emulated node placement, and a subset of comm pt2pt rma spawn
+#           with on-demand addressing over tcp;ofi_rxm (variants.sh; the mpich
+#           phase's build)
 #   dropin  Debian's MPICH-linked binaries on our libmpi
 #   cluster MPI jobs across emulated hosts (namespaces): mpiexec, srun --mpi=pmi2,
 #           a fault; the srun --mpi=pmix jobs on ours built --with-pmix are

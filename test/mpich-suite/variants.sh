@@ -9,7 +9,13 @@
 #             block, uneven for most sizes
 #   ondemand  FI_PROVIDER=tcp;ofi_rxm with MPIR_CVAR_NOLOCAL=1: every peer
 #             over the netmod, its address resolved on first contact
-#             (on-demand addressing, the default with ofi_rxm)
+#             (on-demand addressing, the default with ofi_rxm): comm pt2pt
+#             rma spawn, every test (a command of its own: 20-30 minutes on
+#             2 cores; README)
+#   ondemand-ci  the same placement, ONDEMAND_SUBSET below (make check):
+#             receives by and from any source, probes, cancels, huge and
+#             synchronous messages, RMA through AM and lock/PSCW, spawn,
+#             connect/accept and join, a communicator half the world makes
 #
 #   variants.sh PREFIX MPICH_SRC OUTDIR
 #
@@ -26,7 +32,7 @@
 #             stock as on ours). rma in these placements is one
 #             command: VARIANTS="oddeven block3" VARIANT_DIRS=rma (README).
 # VARIANTS selects variants (default, what make check runs: tables computed
-# oddeven; block3 and rma in the placements by command, README "Measured":
+# oddeven ondemand-ci; block3, ondemand and rma in the placements by command, README "Measured":
 # comm's ctxalloc alone takes 2-3 minutes in a placement on 2 cores).
 # AVRM_SUITE_BUILD: a suite
 # build of the same prefix to reuse (the mpich phase's OUTDIR/build; run-all
@@ -43,8 +49,15 @@ COLL_SUBSET="coll/allred coll/allred2 coll/reduce coll/bcasttest coll/allgather2
              coll/allgatherv2 coll/alltoall1 coll/alltoallv coll/scantst coll/exscan coll/redscat
              coll/red_scat_block coll/gather coll/scattern coll/coll2"
 COLL_SUBSET=$(echo $COLL_SUBSET)
-known="tables computed oddeven block3 ondemand"
-for name in ${VARIANTS:-tables computed oddeven}; do
+ONDEMAND_SUBSET="pt2pt/anyall pt2pt/sendall pt2pt/sendflood pt2pt/probe_unexp pt2pt/mprobe
+             pt2pt/icsend pt2pt/icprobe pt2pt/huge_ssend pt2pt/huge_anysrc pt2pt/scancel
+             pt2pt/cancelanysrc pt2pt/isendirecv pt2pt/recv_any pt2pt/precv_anysrc
+             rma/accfence2_am rma/fetchandadd_am rma/lockcontention2 rma/nullpscw rma/test2_am
+             rma/mixedsync spawn/spawn1 spawn/spawnintra spawn/spaconacc spawn/selfconacc
+             spawn/join spawn/disconnect_reconnect comm/comm_group_half comm/cmsplit comm/ic1"
+ONDEMAND_SUBSET=$(echo $ONDEMAND_SUBSET)
+known="tables computed oddeven block3 ondemand ondemand-ci"
+for name in ${VARIANTS:-tables computed oddeven ondemand-ci}; do
     only="" omit=""
     case $name in
         tables)   cvar=MPIR_CVAR_AVRM_PATTERNS=0 vdirs="comm group topo" omit=spawn ;;
@@ -53,6 +66,8 @@ for name in ${VARIANTS:-tables computed oddeven}; do
         block3)   cvar="MPIR_CVAR_NUM_CLIQUES=3 MPIR_CVAR_CLIQUES_BY_BLOCK=1"
                   vdirs="comm group topo coll" only=$COLL_SUBSET ;;
         ondemand) cvar="FI_PROVIDER=tcp;ofi_rxm MPIR_CVAR_NOLOCAL=1" vdirs="comm pt2pt rma spawn" ;;
+        ondemand-ci) cvar="FI_PROVIDER=tcp;ofi_rxm MPIR_CVAR_NOLOCAL=1" vdirs="comm pt2pt rma spawn"
+                  only=$ONDEMAND_SUBSET ;;
         *) echo "[$name] FAIL: no such variant (known: $known)"; f=$((f + 1)); continue ;;
     esac
     [ -n "${VARIANT_DIRS:-}" ] && vdirs=$VARIANT_DIRS omit=""
