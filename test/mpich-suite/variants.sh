@@ -49,7 +49,7 @@ COLL_SUBSET="coll/allred coll/allred2 coll/reduce coll/bcasttest coll/allgather2
              coll/allgatherv2 coll/alltoall1 coll/alltoallv coll/scantst coll/exscan coll/redscat
              coll/red_scat_block coll/gather coll/scattern coll/coll2"
 COLL_SUBSET=$(echo $COLL_SUBSET)
-ONDEMAND_SUBSET="pt2pt/anyall pt2pt/sendall pt2pt/sendflood pt2pt/probe_unexp pt2pt/mprobe
+ONDEMAND_SUBSET="pt2pt/anyall pt2pt/sendall pt2pt/many_isend pt2pt/probe_unexp pt2pt/mprobe
              pt2pt/icsend pt2pt/icprobe pt2pt/huge_ssend pt2pt/huge_anysrc pt2pt/scancel
              pt2pt/cancelanysrc pt2pt/isendirecv pt2pt/recv_any pt2pt/precv_anysrc
              rma/accfence2_am rma/fetchandadd_am rma/lockcontention2 rma/nullpscw rma/test2_am
