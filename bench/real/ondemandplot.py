@@ -31,16 +31,18 @@ def main(src, slopes_out, png):
     for r in rows:
         groups[(r["library"], r["provider"], r["point"])].append(r)
     with open(slopes_out, "w") as f:
-        f.write("library,provider,point,nps,heap_per_peer,heap_const,rss_per_peer,rss_const,"
-                "init_us_per_peer,init_s_max_np,first_us_median,later_us_median\n")
+        f.write("library,provider,point,nps,heap_per_peer,heap_const,heap_mean_per_peer,"
+                "rss_per_peer,rss_const,init_us_per_peer,init_s_max_np,first_us_median,"
+                "later_us_median\n")
         for (lib, prov, point), rs in sorted(groups.items()):
             rs.sort(key=lambda r: int(r["np"]))
             xs = [int(r["np"]) for r in rs]
             hb, hc = fit(xs, [float(r["heap_max"]) for r in rs])
+            mb, _ = fit(xs, [float(r["heap_mean"]) for r in rs])
             rb, rc = fit(xs, [float(r["rss_max"]) for r in rs])
             ib, _ = fit(xs, [float(r["init_s"]) * 1e6 for r in rs])
-            f.write("%s,%s,%s,%s,%.0f,%.0f,%.0f,%.0f,%.1f,%.3f,%.1f,%.1f\n" % (
-                lib, prov, point, " ".join(map(str, xs)), hb, hc, rb, rc, ib,
+            f.write("%s,%s,%s,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.1f,%.3f,%.1f,%.1f\n" % (
+                lib, prov, point, " ".join(map(str, xs)), hb, hc, mb, rb, rc, ib,
                 float(rs[-1]["init_s"]), statistics.median(float(r["first_us"]) for r in rs),
                 statistics.median(float(r["later_us"]) for r in rs)))
     panels = sorted({(r["provider"], r["point"]) for r in rows},

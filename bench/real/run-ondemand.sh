@@ -84,9 +84,16 @@ cat "$out/slopes.csv"
 # at scale: the simulator's address layer after MPI_Init (the real libavrm,
 # bench-memory's "world" scenario) plus the provider model these slopes give
 # (bench/sim/wholeproc.py), N up to 786432
+# libfabric's AV alone, per inserted peer (no MPI): the model's per-peer AV cost
+cc -O2 -Wall -o "$out/fiavbytes" "$here/fiavbytes.c" -lfabric
+echo "provider,peers,heap_bytes,bytes_per_peer" > "$out/fiav.csv"
+for prov in sockets tcp; do
+    env -u FI_PROVIDER "$out/fiavbytes" -n 1000,10000 "$prov" |
+        awk 'NF == 4 { print $1 "," $2 "," $3 "," $4 }' >> "$out/fiav.csv"
+done
 if [ -x "$top/bench/bench-memory" ]; then
     "$top/bench/bench-memory" -n 8192,65536,262144,786432 -s world -o "$out/world.csv" > /dev/null &&
-        python3 "$top/bench/sim/wholeproc.py" "$out/world.csv" "$out/slopes.csv" "$out/wholeproc.csv" |
+        python3 "$top/bench/sim/wholeproc.py" "$out/world.csv" "$out/slopes.csv" "$out/fiav.csv" "$out/wholeproc.csv" |
         tee "$out/wholeproc.md" || failed="$failed wholeproc"
 else
     echo "run-ondemand: no bench/bench-memory (make bench-memory): no simulated figures" >&2

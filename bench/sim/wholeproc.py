@@ -1,16 +1,19 @@
 #!/usr/bin/env python3
-"""wholeproc.py WORLD_CSV SLOPES_CSV OUT_CSV - a whole process's per-peer
+"""wholeproc.py WORLD_CSV SLOPES_CSV FIAV_CSV OUT_CSV - a whole process's per-peer
 memory at scale, eager vs on-demand addressing, per libfabric provider.
 
 WORLD_CSV: bench-memory's "world" scenario (the simulator running the real
 libavrm: our address layer after MPI_Init; the MODEL of MPICH 4.0.2's) at
 several N. SLOPES_CSV: bench/real/run-ondemand.sh's measured growth per
-added peer, which gives the provider model:
-  fiav[v]  bytes libfabric keeps per inserted peer = ours-eager's heap slope
-           right after MPI_Init minus our own 8 B word
+added peer (mean heap over the processes), FIAV_CSV: libfabric's AV alone
+(bench/real/fiavbytes.c, FI_AV_TABLE, distinct peers inserted one by one);
+together the provider model:
+  fiav[v]  bytes libfabric's AV keeps per inserted peer (FIAV_CSV, the
+           largest count measured)
   conn[v]  bytes per contacted peer (connections, provider peer state) =
-           (ours-lazy, else ours-eager) heap slope after the all-to-all minus
-           the same after MPI_Init, minus fiav[v] when lazy inserted them then
+           (ours-lazy, else ours-eager) mean-heap slope after the all-to-all
+           minus the same after MPI_Init, minus fiav[v] when lazy inserted
+           them then
 Applications: "stencil" contacts 4 neighbours plus ceil(log2 N) allreduce
 partners (recursive doubling); "alltoall" contacts N - 1. A process keeps:
   ours lazy:  sim(ours, N) + (fiav + conn) * contacted
@@ -25,17 +28,22 @@ import math
 import sys
 
 
-def main(world_csv, slopes_csv, out_csv):
+def main(world_csv, slopes_csv, fiav_csv, out_csv):
     sim = {}
     for r in csv.DictReader(open(world_csv)):
         if r["scenario"] == "world":
             sim[(r["impl"], int(r["N"]))] = float(r["library"])
-    sl = {(r["library"], r["provider"], r["point"]): float(r["heap_per_peer"])
+    sl = {(r["library"], r["provider"], r["point"]): float(r["heap_mean_per_peer"])
           for r in csv.DictReader(open(slopes_csv))}
-    provs = sorted({p for (_, p, _) in sl if p != "tcp"})
+    av = {}
+    for r in csv.DictReader(open(fiav_csv)):
+        p = "tcp;ofi_rxm" if r["provider"] == "tcp" else r["provider"]
+        if p not in av or int(r["peers"]) > av[p][0]:
+            av[p] = (int(r["peers"]), float(r["bytes_per_peer"]))
+    provs = sorted({p for (_, p, _) in sl if p in av})
     model = {}
     for v in provs:
-        fiav = sl[("ours-eager", v, "init")] - 8
+        fiav = av[v][1]
         lazy = ("ours-lazy", v, "alltoall") in sl and \
             sl[("ours-lazy", v, "init")] < sl[("ours-eager", v, "init")] / 2
         if lazy:
@@ -78,4 +86,4 @@ def main(world_csv, slopes_csv, out_csv):
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:4])
+    main(*sys.argv[1:5])
