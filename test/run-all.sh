@@ -7,8 +7,8 @@
 #   simcheck the simulator's predicted address-layer bytes against the real
 #           library's MPI_T pvars, byte for byte (test/simcheck)
 #   mpich   MPICH's own test suite from the same tarball (subset, xfail list)
-#   mpich-variants  its comm group topo again with MPIR_CVAR_AVRM_PATTERNS=0, with
-#           spawn under MPIR_CVAR_AVRM_COMPUTED_AV=1, and with a coll subset in an
+#   mpich-variants  its comm group topo spawn again under
+#           MPIR_CVAR_AVRM_COMPUTED_AV=1, with a coll subset in an
 #           odd/even emulated node placement, and a subset of comm pt2pt rma spawn
 #           with on-demand addressing over tcp;ofi_rxm (variants.sh; the mpich
 #           phase's build)
