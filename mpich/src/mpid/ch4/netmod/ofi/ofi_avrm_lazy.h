@@ -68,6 +68,20 @@ static const char *on_demand_refusal(void)
         "posted for another source (sockets; shm before libfabric 1.19)";
 }
 
+/* The size hint of a local libfabric AV (fi_av_attr.count), which
+ * providers preallocate for (ofi_rxm about 127 B per entry, all P of them,
+ * whether inserted or not): the world when it is inserted at MPI_Init; on
+ * demand a small start (the AV grows as peers are inserted). Called when
+ * the contexts are created, before MPIDI_OFI_addr_init decides: the same
+ * rule, without the named AV (a local AV means there is none). */
+#define MPIDI_OFI_ON_DEMAND_AV_HINT 64
+static size_t MPIDI_OFI_av_count_hint(void)
+{
+    if (on_demand_refusal())
+        return (size_t) MPIR_Process.size;
+    return MPL_MIN((size_t) MPIR_Process.size, MPIDI_OFI_ON_DEMAND_AV_HINT);
+}
+
 static void hex_encode(const unsigned char *in, size_t n, char *out)
 {
     static const char digits[] = "0123456789abcdef";
