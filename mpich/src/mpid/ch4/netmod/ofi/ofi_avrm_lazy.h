@@ -68,12 +68,13 @@ static const char *on_demand_refusal(void)
         "posted for another source (sockets; shm before libfabric 1.19)";
 }
 
-/* The size hint of a local libfabric AV (fi_av_attr.count), which
- * providers preallocate for (ofi_rxm about 127 B per entry, all P of them,
- * whether inserted or not): the world when it is inserted at MPI_Init; on
- * demand a small start (the AV grows as peers are inserted). Called when
- * the contexts are created, before MPIDI_OFI_addr_init decides: the same
- * rule, without the named AV (a local AV means there is none). */
+/* The size hint of a local libfabric AV (fi_av_attr.count), which a
+ * provider may preallocate for: the world when it is inserted at MPI_Init;
+ * on demand a small start (the AV grows as peers are inserted). With
+ * libfabric 1.17's ofi_rxm over tcp it made no measured difference
+ * (bench/results/ondemand: 135 B per peer after MPI_Init with either hint).
+ * Called when the contexts are created, before MPIDI_OFI_addr_init decides:
+ * the same rule, without the named AV (a local AV means there is none). */
 #define MPIDI_OFI_ON_DEMAND_AV_HINT 64
 static size_t MPIDI_OFI_av_count_hint(void)
 {
