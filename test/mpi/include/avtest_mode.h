@@ -86,6 +86,20 @@ static void av_check_mode(MPI_Comm comm, const char *what, const char *accepted)
         av_err("map mode '%s', expected one of: %s", mode, accepted);
 }
 
+/* The value of the process-wide (unbound) unsigned long long pvar `name`,
+ * in *v; 0 when the library has no such pvar (after av_find_mode_pvar). */
+static int av_read_ull_pvar(const char *name, unsigned long long *v)
+{
+    int idx = av_pvar_index(name, MPI_T_BIND_NO_OBJECT), count;
+    MPI_T_pvar_handle h;
+    *v = 0;
+    if (idx < 0 || MPI_T_pvar_handle_alloc(av_mode_sess, idx, NULL, &h, &count) != MPI_SUCCESS)
+        return 0;
+    MPI_T_pvar_read(av_mode_sess, h, v);
+    MPI_T_pvar_handle_free(av_mode_sess, &h);
+    return 1;
+}
+
 /* Before MPI_Finalize: the session and MPI_T itself (MPI_T_init_thread's
  * blocks would otherwise be left allocated: make check-debug lists them). */
 static void av_mode_done(void)

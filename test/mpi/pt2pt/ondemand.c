@@ -21,16 +21,9 @@
 
 static unsigned long long resolved(void)
 {
-    int idx = av_pvar_index("avrm_peers_resolved", MPI_T_BIND_NO_OBJECT), count;
-    unsigned long long v = 0;
-    MPI_T_pvar_handle h;
-    if (idx < 0) {
+    unsigned long long v;
+    if (!av_read_ull_pvar("avrm_peers_resolved", &v))
         av_err("no MPI_T pvar avrm_peers_resolved");
-        return 0;
-    }
-    MPI_T_pvar_handle_alloc(av_mode_sess, idx, NULL, &h, &count);
-    MPI_T_pvar_read(av_mode_sess, h, &v);
-    MPI_T_pvar_handle_free(av_mode_sess, &h);
     return v;
 }
 

@@ -56,15 +56,9 @@ int main(int argc, char **argv)
         if (thread_errs[t])
             av_err("thread %d: %d messages wrong", t, thread_errs[t]);
     }
-    int idx = av_pvar_index("avrm_peers_resolved", MPI_T_BIND_NO_OBJECT), count;
-    unsigned long long got = 0;
-    MPI_T_pvar_handle h;
-    if (idx >= 0 && MPI_T_pvar_handle_alloc(av_mode_sess, idx, NULL, &h, &count) == MPI_SUCCESS) {
-        MPI_T_pvar_read(av_mode_sess, h, &got);
-        MPI_T_pvar_handle_free(av_mode_sess, &h);
-    } else {
+    unsigned long long got;
+    if (!av_read_ull_pvar("avrm_peers_resolved", &got))
         av_err("no MPI_T pvar avrm_peers_resolved");
-    }
     const char *expect = getenv("AVTEST_EXPECT_ON_DEMAND");
     av_ctx = "peers resolved";
     if (expect && !strcmp(expect, "1") && got != (unsigned long long) av_wsize - 1)
