@@ -23,7 +23,7 @@ EXTRA_DIST += bench/run-core.sh bench/tools/report.py bench/README.md \
 	bench/sim/run-library.sh bench/sim/libmemory.py bench/real/run-memclass.sh bench/real/initonly.c \
 	bench/real/run-vciinit.sh bench/real/run-groupinsns.sh bench/real/groupinsns.c
 
-.PHONY: bench-core bench-core-full bench-ch4 bench-real bench-comm-memory bench-group-time bench-library-memory bench-memclass bench-vci-init bench-vci bench-group-insns
+.PHONY: bench-core bench-core-full bench-ch4 bench-real bench-comm-memory bench-group-time bench-library-memory bench-memclass bench-vci-init bench-vci bench-group-insns bench-insns
 bench-core: bench/bench-memory bench/bench-lookup bench/bench-build
 	$(top_srcdir)/bench/run-core.sh quick $(abs_top_builddir)
 bench-core-full: bench/bench-memory bench/bench-lookup bench/bench-build
@@ -87,3 +87,9 @@ bench-group-insns:
 bench-real:
 	MPICH_PATCHED=$(MPICH_PATCHED) MPICH_STOCK=$(MPICH_STOCK) REPORT_COMMAND="make bench-real" \
 		$(top_srcdir)/bench/real/run-real.sh $(abs_top_builddir)/bench/out/real
+# libmpi instructions per MPI_Isend / MPI_Put, ours vs stock in one run, every
+# map mode and AV kind (issue 25): bench/results/insns (cells.csv, insns.png,
+# SUMMARY.md); the same measurement as make check's insns phase
+bench-insns: mpich mpich-stock
+	MPICH_PATCHED=$(MPICH_PATCHED) MPICH_STOCK=$(MPICH_STOCK) \
+		$(top_srcdir)/bench/real/run-insns.sh $(abs_top_builddir)/bench/results/insns

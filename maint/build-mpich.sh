@@ -61,7 +61,7 @@ if [ "$flavor" = patched ]; then
     # our headers reach MPICH's compiles through its library-only CPPFLAGS;
     # the core archive is given to make (below) as LIBS, which libmpi's link
     # rule places after its objects. Configure never sees it, so the mpicc
-    # wrapper and applications never link it: see README.
+    # wrapper and applications never link it: see doc/design.md.
     extra="MPICHLIB_CPPFLAGS=-I$top/include"
     makelibs="LIBS=$AVRM_CORE_LIB"
 fi

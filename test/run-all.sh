@@ -6,6 +6,11 @@
 #   mpi     our MPI tests (test/mpi), several sizes, shm/netmod/emulated nodes
 #   simcheck the simulator's predicted address-layer bytes against the real
 #           library's MPI_T pvars, byte for byte (test/simcheck)
+#   insns   libmpi's instructions per MPI_Isend / MPI_Put in every map mode
+#           and AV kind (stored, computed, on demand, shared memory) against
+#           test/insns/baseline-default.csv and stock's counts (test/insns;
+#           callgrind, deterministic; stock measured live when
+#           AVRM_STOCK_PREFIX names a stock build)
 #   mpich   MPICH's own test suite from the same tarball (subset, xfail list)
 #   mpich-variants  its comm group topo spawn again under
 #           MPIR_CVAR_AVRM_COMPUTED_AV=1, with a coll subset in an
@@ -27,7 +32,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 bdir=$1 prefix=$2
 out=$bdir/test-out; mkdir -p "$out"
 src=$bdir/mpich-build/mpich-patched-src
-phases=${AVRM_TEST_PHASES:-unit mpi simcheck mpich mpich-variants dropin cluster}
+phases=${AVRM_TEST_PHASES:-unit mpi simcheck insns mpich mpich-variants dropin cluster}
 tp=0 tf=0 ts=0 summary="" nph=0
 for ph in $phases; do
     nph=$((nph + 1))
@@ -36,6 +41,7 @@ for ph in $phases; do
         unit)   cmd="$top/test/unit/run.sh $bdir" ;;
         mpi)    cmd="$top/test/mpi/runtests.sh $prefix $out/mpi" ;;
         simcheck) cmd="$top/test/simcheck/run.sh $bdir $prefix $out/simcheck" ;;
+        insns)  cmd="$top/test/insns/run.sh default $prefix $out/insns ${AVRM_STOCK_PREFIX:-}" ;;
         mpich)  cmd="$top/test/mpich-suite/run.sh $prefix $src $out/mpich-suite" ;;
         mpich-variants) cmd="env AVRM_SUITE_BUILD=$out/mpich-suite/build $top/test/mpich-suite/variants.sh $prefix $src $out/mpich-variants" ;;
         dropin) cmd="$top/test/dropin/run.sh $prefix" ;;

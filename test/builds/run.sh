@@ -22,7 +22,8 @@
 #        hashed to VCIs, every endpoint's address computed, patch 0009; in
 #        the twonics placement 2 NICs x 4 VNIs, 8 endpoints per process), and
 #        MPICH's comm group and threads (a directory of directories: each
-#        is listed), then threads again on 4 VCIs.
+#        is listed), then threads again on 4 VCIs; the send/put path's
+#        instruction counts against baseline-vci.csv (test/insns/run.sh).
 # asan   (make mpich-asan: per-VCI, libmpi built with -fsanitize=address, no
 #        Fortran): our C MPI tests (comm group rma topo) on 4 VCIs, every
 #        placement including twonics; an ASan report aborts the run, which
@@ -97,6 +98,12 @@ part ours "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi"
     part ours-computed env MPIR_CVAR_AVRM_COMPUTED_AV=1 "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-computed"
 [ "$flavor" = vci ] &&
     part ours-4vcis env MPIR_CVAR_CH4_NUM_VCIS=4 "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-4vcis" comm
+# the send/put path's instructions on this build against its baseline
+# (test/insns/baseline-vci.csv) and stock built the same way (make
+# mpich-vci-stock, when present): VCI 0, and 4 VCIs (communicators on VCIs 1-3)
+[ "$flavor" = vci ] &&
+    part insns env INSNS_KINDS="stored lazy shm vci4" "$top/test/insns/run.sh" vci "$prefix" "$out/insns" \
+        $( [ -x "$(dirname "$prefix")/mpich-stock/bin/mpicc" ] && echo "$(dirname "$prefix")/mpich-stock")
 # -O0 with memory tracing runs MPICH's slowest rma tests 2-5x longer than
 # -O2: large_acc_flush_local 3 alone takes 162 s at load 3 and 300 s at load
 # 5 (90 s limit; it failed at 3x, 270 s, beside a benchmark), so the debug

@@ -25,3 +25,10 @@ check-mpich-suite: mpich
 	$(top_srcdir)/test/mpich-suite/run.sh $${MPICH_PREFIX:-$(MPICH_PATCHED)} $(MPICH_BUILD)/mpich-patched-src $(abs_top_builddir)/test-out/mpich-suite
 check-dropin: mpich
 	$(top_srcdir)/test/dropin/run.sh $${MPICH_PREFIX:-$(MPICH_PATCHED)} $(abs_top_builddir)/test-out/dropin
+# the send/put path's instruction counts against test/insns/baseline-default.csv
+# (the insns phase of make check), with stock measured in the same run when
+# make mpich-stock has built it
+.PHONY: check-insns
+check-insns: mpich
+	$(top_srcdir)/test/insns/run.sh default $(MPICH_PATCHED) $(abs_top_builddir)/test-out/insns \
+	    $$( [ -x $(MPICH_BUILD)/mpich-stock/bin/mpicc ] && echo $(MPICH_BUILD)/mpich-stock)

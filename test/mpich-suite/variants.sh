@@ -11,7 +11,7 @@
 #             over the netmod, its address resolved on first contact
 #             (on-demand addressing, the default with ofi_rxm): comm pt2pt
 #             rma spawn, every test (a command of its own: 20-30 minutes on
-#             2 cores; README)
+#             2 cores; doc/developer.md)
 #   ondemand-ci  the same placement, ONDEMAND_SUBSET below (make check):
 #             receives by and from any source, probes, cancels, huge and
 #             synchronous messages, RMA through AM and lock/PSCW, spawn,
@@ -19,21 +19,24 @@
 #
 #   variants.sh PREFIX MPICH_SRC OUTDIR
 #
-# Directories (VARIANT_DIRS overrides them for every variant):
+# Directories (VARIANT_DIRS overrides them for every variant, whole: a
+# variant's subsets and omissions are dropped):
 #   tables    comm group topo; spawn left out of CI time, its runs listed as
 #             skipped (its maps are the same tables as any other's)
-#   computed  comm group topo spawn (spawned groups are stored AVs beside a
-#             computed world)
+#   computed  comm group topo and COMPUTED_SPAWN of spawn (spawned groups
+#             are stored AVs beside a computed world; the whole spawn
+#             directory is VARIANTS=computed VARIANT_DIRS=spawn: left out of
+#             make check for the insns phase's CI time)
 #   oddeven, block3  comm group topo and a subset of coll (COLL_SUBSET below:
 #             reductions, broadcasts, gathers, all-to-all, scans, each with
 #             its smp-algorithm variants of testlist.cvar: 37 runs; the rest
 #             of coll listed as skipped; allredmany is left out: its default
 #             run takes over 90 s across two emulated nodes on 2 cores, on
 #             stock as on ours). rma in these placements is one
-#             command: VARIANTS="oddeven block3" VARIANT_DIRS=rma (README).
+#             command: VARIANTS="oddeven block3" VARIANT_DIRS=rma (doc/developer.md).
 # VARIANTS selects variants (default, what make check runs: computed oddeven
 # ondemand-ci; tables, block3, ondemand and rma in the placements by command
-# (tables left make check for ondemand-ci's CI time), README "Measured":
+# (tables left make check for ondemand-ci's CI time), doc/results.md:
 # comm's ctxalloc alone takes 2-3 minutes in a placement on 2 cores).
 # AVRM_SUITE_BUILD: a suite
 # build of the same prefix to reuse (the mpich phase's OUTDIR/build; run-all
@@ -57,12 +60,16 @@ ONDEMAND_SUBSET="pt2pt/anyall pt2pt/sendall pt2pt/many_isend pt2pt/probe_unexp p
              rma/mixedsync spawn/spawn1 spawn/spawnintra spawn/spaconacc spawn/selfconacc
              spawn/join spawn/disconnect_reconnect comm/comm_group_half comm/cmsplit comm/ic1"
 ONDEMAND_SUBSET=$(echo $ONDEMAND_SUBSET)
+COMPUTED_SPAWN="spawn/spawn1 spawn/spawn2 spawn/spawnintra spawn/spaconacc spawn/selfconacc
+             spawn/spaiccreate spawn/join spawn/disconnect_reconnect spawn/concurrent_spawns
+             spawn/pgroup_intercomm_test"
+COMPUTED_SPAWN=$(echo $COMPUTED_SPAWN)
 known="tables computed oddeven block3 ondemand ondemand-ci"
 for name in ${VARIANTS:-computed oddeven ondemand-ci}; do
     only="" omit=""
     case $name in
         tables)   cvar=MPIR_CVAR_AVRM_PATTERNS=0 vdirs="comm group topo" omit=spawn ;;
-        computed) cvar=MPIR_CVAR_AVRM_COMPUTED_AV=1 vdirs="comm group topo spawn" ;;
+        computed) cvar=MPIR_CVAR_AVRM_COMPUTED_AV=1 vdirs="comm group topo spawn" only=$COMPUTED_SPAWN ;;
         oddeven)  cvar=MPIR_CVAR_ODD_EVEN_CLIQUES=1 vdirs="comm group topo coll" only=$COLL_SUBSET ;;
         block3)   cvar="MPIR_CVAR_NUM_CLIQUES=3 MPIR_CVAR_CLIQUES_BY_BLOCK=1"
                   vdirs="comm group topo coll" only=$COLL_SUBSET ;;
@@ -71,7 +78,7 @@ for name in ${VARIANTS:-computed oddeven ondemand-ci}; do
                   only=$ONDEMAND_SUBSET ;;
         *) echo "[$name] FAIL: no such variant (known: $known)"; f=$((f + 1)); continue ;;
     esac
-    [ -n "${VARIANT_DIRS:-}" ] && vdirs=$VARIANT_DIRS omit=""
+    [ -n "${VARIANT_DIRS:-}" ] && vdirs=$VARIANT_DIRS omit="" only=""
     vout=$out/$name
     mkdir -p "$vout"
     # a placement's own expected failures (xfail-NAME.txt: runs that fail

@@ -38,6 +38,12 @@ _Static_assert(sizeof(void *) == sizeof(avrm_ave_t), "the AV handle carries a 64
 
 typedef struct MPIDI_avrm {
     avrm_ctx_t *ctx;            /* read by the hot path (multi-group maps) */
+    /* The world AV's entries when MPI_COMM_WORLD's rank r is entry r of a
+     * stored world AV (always, unless the world AV is computed): RMA on a
+     * window over the world or a dup of it (MPIDIU_win_rank_to_av) loads
+     * the word from here, one load as stock's table; NULL otherwise. Set
+     * with comm_world's map, cleared when it is released. */
+    const avrm_ave_t *world_ents;
     uint32_t *pg_refs;          /* communicator references per process group */
     uint8_t *pg_seen;           /* scratch marks per group (MPIDIU_map_ref_groups) */
     uint32_t npg_refs;          /* entries of both, >= ctx->navs */

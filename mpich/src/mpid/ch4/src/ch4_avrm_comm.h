@@ -285,6 +285,11 @@ int MPIDIU_comm_set_builtin_map(MPIR_Comm * comm)
     }
     if (st == AVRM_OK)
         MPIDIU_map_ref_groups(&MPIDI_COMM(comm, map), 1);
+    if (st == AVRM_OK && comm == MPIR_Process.comm_world) {
+        const avrm_rankmap_t *m = &MPIDI_COMM(comm, map);
+        MPIDI_avrm.world_ents = m->path == AVRM_PATH_OFFSET && m->u.reg.offset == 0 &&
+            m->pgid == 0 ? m->ents : NULL;
+    }
     return MPIR_avrm_err(st, "builtin communicator rank map");
 }
 
@@ -297,6 +302,8 @@ void MPIDIU_comm_release_maps(MPIR_Comm * comm)
         local_map_free(MPIDI_COMM(comm, local_map));
         MPIDI_COMM(comm, local_map) = NULL;
     }
+    if (comm == MPIR_Process.comm_world)
+        MPIDI_avrm.world_ents = NULL;
     MPIDIU_map_ref_groups(&MPIDI_COMM(comm, map), 0);
     avrm_map_release(MPIDI_avrm.ctx, &MPIDI_COMM(comm, map));
     MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);

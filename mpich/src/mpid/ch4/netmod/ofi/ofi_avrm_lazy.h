@@ -206,10 +206,12 @@ static int resolve_locked(uint32_t lpid, fi_addr_t * out)
 /* The hot path's slow branch: a pending word's peer, resolved. An error is
  * fatal here (the callers, down to the progress engine's replies, have no
  * error path for an address): it aborts with the message of the cause. */
-fi_addr_t MPIDI_OFI_av_resolve(MPIDI_av_entry_t * av)
+fi_addr_t MPIDI_OFI_av_resolve(int64_t pending)
 {
     fi_addr_t addr = FI_ADDR_NOTAVAIL;
-    uint32_t lpid = avrm_ave_pending_lpid(MPIDIU_av_word(av));
+    /* pending is the word >> 1 (arithmetic); shifted back it is the word
+     * without its locality bit, which the lpid does not need */
+    uint32_t lpid = avrm_ave_pending_lpid((avrm_ave_t) pending << 1);
 
     MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
     int mpi_errno = lpid < (uint32_t) MPIR_Process.size ? resolve_locked(lpid, &addr)

@@ -1,0 +1,181 @@
+#!/bin/sh
+# The send/put path's instruction counts against a committed baseline and
+# stock MPICH 4.0.2 (issue 25). Deterministic: callgrind counts libmpi's
+# instructions per 8-byte MPI_Isend / MPI_Put over OFI (bench/real/opcost.c
+# under cgwrap.sh, split by cgsplit.py; the measurer is world rank 5 of 6,
+# 3 spawned processes for the two-group modes).
+#   run.sh [--update] BUILD PREFIX OUT [STOCK_PREFIX]
+# BUILD names the baseline (test/insns/baseline-BUILD.csv: default, vci).
+# AV kinds (one run of ours each, about 15 s):
+#   stored    sockets provider (on-demand addressing falls back to eager
+#             there): the stored world AV
+#   computed  MPIR_CVAR_AVRM_COMPUTED_AV=1, sockets: the world AV computed
+#   lazy      FI_PROVIDER="tcp;ofi_rxm": addresses resolved on first
+#             contact (opcost's warm-up batch resolves them; what is counted
+#             is the path of a resolved peer, pending test included)
+#   shm       stored, every peer on this node (no MPIR_CVAR_NOLOCAL): the
+#             locality test and the shared-memory path (posix eager sends;
+#             Put to a window not in shared memory goes through active
+#             messages)
+#   vci4      stored, MPIR_CVAR_CH4_NUM_VCIS=4 (per-VCI builds only):
+#             opcost's communicators hashed to VCIs 1-3
+# Each kind's run must show it engaged (MPIR_CVAR_AVRM_REPORT's line), else
+# it fails. Stock's counts: measured in the same run when STOCK_PREFIX holds
+# a stock build (sockets for stored and computed, tcp;ofi_rxm for lazy; they
+# must equal the baseline's), else the baseline's stock column (CI: no stock
+# build, 15-20 min). One test per cell (kind, op, mode); a cell fails when
+#   ours > its baseline (a regression) or ours < its baseline (the baseline
+#   is stale: rerun with --update and commit it), or
+#   ours > stock and the cell has no "above stock" note, or
+#   the cell has one and ours <= stock (the note is stale: drop it).
+# A baseline cell that the run did not produce, or a produced cell missing
+# from the baseline, fails. Counts compare within TOL (0.5) instructions.
+# --update writes the baseline from this run (keeping the notes; stock from
+# this run when measured, else the old column) and exits 0.
+# Writes OUT/cells.csv (every cell: ours, stock and where its count came
+# from, ours - stock, the baseline, the verdict) beside the profiles.
+# Ends with "N passed, N failed".
+set -u
+update=0
+[ "${1:-}" = --update ] && { update=1; shift; }
+build=${1:?build name} prefix=${2:?prefix} out=${3:?outdir} stock=${4:-}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+here=$top/test/insns real=$top/bench/real
+base=$here/baseline-$build.csv
+: "${TOL:=0.5}" "${INSNS_KINDS:=stored computed lazy shm}"
+mkdir -p "$out"; out=$(cd "$out" && pwd)
+. "$top/test/mpienv.sh"
+export MPIR_CVAR_AVRM_REPORT=1
+fails=0
+die() { echo "insns: $*" >&2; echo "0 passed, 1 failed"; exit 1; }
+command -v valgrind >/dev/null || die "valgrind is missing (maint/setup.sh installs it)"
+[ -x "$prefix/bin/mpicc" ] || die "no $prefix/bin/mpicc"
+[ -f "$base" ] || [ $update = 1 ] || die "no baseline $base (run with --update)"
+libs=ours
+if [ -n "$stock" ]; then
+    [ -x "$stock/bin/mpicc" ] || die "no stock build at $stock"
+    libs="ours stock"
+fi
+pfx() { [ "$1" = ours ] && echo "$prefix" || echo "$stock"; }
+for lib in $libs; do
+    mkdir -p "$out/bin-$lib"
+    "$(pfx $lib)/bin/mpicc" -std=gnu11 -O2 -g -Wall -o "$out/bin-$lib/opcost" "$real/opcost.c" ||
+        die "building opcost against $(pfx $lib)"
+done
+
+# one measured run: LIB KIND -> $out/LIB-KIND.csv (cgsplit's rows)
+measure() {
+    lib=$1 kind=$2 d=$out/cg-$1-$2
+    rm -rf "$d"; mkdir -p "$d"; rm -f "$out/$lib-$kind.csv" "$out/modes-$lib-$kind.csv"
+    case $kind in
+        stored)   set -- FI_PROVIDER=sockets MPIR_CVAR_NOLOCAL=1 ;;
+        computed) set -- FI_PROVIDER=sockets MPIR_CVAR_NOLOCAL=1 MPIR_CVAR_AVRM_COMPUTED_AV=1 ;;
+        lazy)     set -- "FI_PROVIDER=tcp;ofi_rxm" MPIR_CVAR_NOLOCAL=1 ;;
+        shm)      set -- FI_PROVIDER=sockets MPIR_CVAR_NOLOCAL=0 ;;
+        vci4)     set -- FI_PROVIDER=sockets MPIR_CVAR_NOLOCAL=1 MPIR_CVAR_CH4_NUM_VCIS=4 ;;
+        *)        echo "FAIL: unknown kind $kind"; return 1 ;;
+    esac
+    echo "+ $lib $kind: $* mpiexec -n 6 cgwrap.sh opcost"
+    env "$@" CG_RANK=5 CG_OUT="$d" timeout -k 5 600 \
+        "$(pfx $lib)/bin/mpiexec" -n 6 "$real/cgwrap.sh" "$out/bin-$lib/opcost" \
+        "$out/modes-$lib-$kind.csv" 3 < /dev/null > "$out/$lib-$kind.log" 2>&1 ||
+        { echo "FAIL: $lib $kind: the run failed (exit $?; $out/$lib-$kind.log)"; return 1; }
+    python3 "$real/cgsplit.py" "$lib" "$out/bin-$lib/opcost" "$out/modes-$lib-$kind.csv" \
+        "$out/$lib-$kind.csv" "$d"/cg.* >> "$out/$lib-$kind.log" 2>&1 ||
+        { echo "FAIL: $lib $kind: cgsplit failed ($out/$lib-$kind.log)"; return 1; }
+    [ "$lib" = stock ] && return 0
+    # the kind engaged: every report line (each world's rank 0) says so
+    r=$(grep '^avrm report: world AV' "$out/$lib-$kind.log")
+    [ -n "$r" ] || { echo "FAIL: ours $kind: no avrm report line"; return 1; }
+    case $kind in
+        stored|shm|vci4) bad=$(echo "$r" | grep -v 'world AV stored' ; echo "$r" | grep 'addresses on demand') ;;
+        computed) bad=$(echo "$r" | grep -v 'world AV computed') ;;
+        lazy)     bad=$(echo "$r" | grep -v 'addresses on demand') ;;
+    esac
+    [ -z "$bad" ] || { echo "FAIL: ours $kind did not engage: $bad"; return 1; }
+}
+
+for kind in $INSNS_KINDS; do
+    measure ours "$kind" || fails=$((fails + 1))
+    case $kind in computed) ;; *) [ -n "$stock" ] && { measure stock "$kind" || fails=$((fails + 1)); } ;; esac
+done
+[ -n "$stock" ] && [ -f "$out/stock-stored.csv" ] && cp "$out/stock-stored.csv" "$out/stock-computed.csv"
+
+python3 - "$build" "$base" "$out" "$TOL" "$update" "$INSNS_KINDS" "$fails" <<'EOF'
+import csv, os, sys
+build, base, out, tol, update, kinds, fails = sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), sys.argv[5] == "1", sys.argv[6].split(), int(sys.argv[7])
+def rows(lib, kind):
+    p = os.path.join(out, "%s-%s.csv" % (lib, kind))
+    if not os.path.exists(p):
+        return {}
+    return {(kind, r[1], r[2]): (r[3], float(r[8])) for r in csv.reader(open(p))}
+ours, live = {}, {}
+for k in kinds:
+    ours.update(rows("ours", k)); live.update(rows("stock", k))
+old = {}
+if os.path.exists(base):
+    for r in csv.DictReader(l for l in open(base) if not l.startswith("#")):
+        old[(r["kind"], r["op"], r["mode"])] = r
+cells = sorted(set(ours) | set(k for k in old if k[0] in kinds))
+if update:
+    hdr = [l for l in open(base) if l.startswith("#")] if os.path.exists(base) else []
+    with open(base, "w") as f:
+        f.writelines(hdr)
+        w = csv.writer(f, lineterminator="\n")
+        w.writerow(["build", "kind", "op", "mode", "map_mode", "ours", "stock", "note"])
+        for c in sorted(set(ours) | set(old)):
+            o = old.get(c, {})
+            if c in ours:
+                st = live[c][1] if c in live else float(o.get("stock", "nan"))
+                w.writerow([build, c[0], c[1], c[2], ours[c][0], "%.1f" % ours[c][1], "%.1f" % st, o.get("note", "")])
+            else:
+                w.writerow([o[k] for k in ["build", "kind", "op", "mode", "map_mode", "ours", "stock", "note"]])
+    print("insns: wrote %s (%d cells)" % (base, len(ours)))
+    print("%d passed, %d failed" % (len(ours), fails))
+    sys.exit(1 if fails else 0)
+npass = 0
+cf = open(os.path.join(out, "cells.csv"), "w")
+cw = csv.writer(cf, lineterminator="\n")
+cw.writerow(["build", "kind", "op", "mode", "map_mode", "ours", "stock", "stock_source", "ours_minus_stock", "baseline", "verdict"])
+print("%-9s %-5s %-10s %-8s %7s %9s %7s  %s" % ("kind", "op", "mode", "map", "ours", "baseline", "stock", "verdict"))
+for c in cells:
+    b = old.get(c)
+    why = []
+    if c not in ours:
+        why.append("not measured (the run above failed or lost the region)")
+        o = None
+    else:
+        o = ours[c][1]
+    if b is None:
+        why.append("not in the baseline %s" % os.path.basename(base))
+    st = live[c][1] if c in live else (float(b["stock"]) if b else float("nan"))
+    if b is not None and c in live and abs(live[c][1] - float(b["stock"])) > tol:
+        why.append("stock measured %.1f, baseline says %.1f (another compiler or tarball: --update)" % (live[c][1], float(b["stock"])))
+    if o is not None and b is not None:
+        bo = float(b["ours"])
+        if o > bo + tol:
+            why.append("REGRESSION: %.1f above the baseline" % (o - bo))
+        elif o < bo - tol:
+            why.append("baseline stale: %.1f below it (rerun with --update and commit)" % (bo - o))
+        note = b["note"].strip()
+        if o > st + tol and not note:
+            why.append("above stock by %.1f" % (o - st))
+        if note and o <= st + tol:
+            why.append("marked above stock but at or below it: drop the note")
+    verdict = "FAIL: " + "; ".join(why) if why else ("pass (above stock: %s)" % b["note"] if b["note"] else "pass")
+    print("%-9s %-5s %-10s %-8s %7s %9s %7.1f  %s" % (c[0], c[1], c[2], ours[c][0] if c in ours else "-",
+          "%.1f" % o if o is not None else "-", b["ours"] if b else "-", st, verdict))
+    cw.writerow([build, c[0], c[1], c[2], ours[c][0] if c in ours else "", "%.1f" % o if o is not None else "",
+                 "%.1f" % st, "measured" if c in live else "baseline",
+                 "%.1f" % (o - st) if o is not None else "", b["ours"] if b else "", verdict])
+    if why:
+        fails += 1
+    else:
+        npass += 1
+cf.close()
+if not cells:
+    print("insns: no cell measured or listed")
+    fails += 1
+print("%d passed, %d failed" % (npass, fails))
+sys.exit(1 if fails else 0)
+EOF
