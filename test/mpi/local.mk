@@ -32,3 +32,9 @@ check-dropin: mpich
 check-insns: mpich
 	$(top_srcdir)/test/insns/run.sh default $(MPICH_PATCHED) $(abs_top_builddir)/test-out/insns \
 	    $$( [ -x $(MPICH_BUILD)/mpich-stock/bin/mpicc ] && echo $(MPICH_BUILD)/mpich-stock)
+# its control: the check must fail when one libavrm lookup is 2 instructions
+# slower (test/insns/control.sh; ~3 minutes, needs the build tree)
+.PHONY: check-insns-control
+check-insns-control: mpich
+	$(top_srcdir)/test/insns/control.sh $(MPICH_PATCHED) $(MPICH_BUILD)/mpich-patched-obj \
+	    $(abs_top_builddir)/test-out/insns-control
