@@ -13,6 +13,10 @@ out=${1:-$top/bench/out/insns-results}
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 : "${MPICH_PATCHED:=$top/mpich-build/mpich-patched}" "${MPICH_STOCK:=$top/mpich-build/mpich-stock}"
 work=$top/bench/out/insns
+# what the figures measure: the commit, and whether the tree differed from it
+# when the run started (before this run rewrote its own output)
+commit=$(git -C "$top" rev-parse --short HEAD)
+dirty=$(git -C "$top" status --porcelain --untracked-files=no | grep -q . && echo "with uncommitted changes, ")
 "$top/test/insns/run.sh" default "$MPICH_PATCHED" "$work" "$MPICH_STOCK" | tee "$out/check.txt"
 rc=$?
 cp "$work/cells.csv" "$out/cells.csv"
@@ -20,9 +24,8 @@ python3 "$top/bench/real/insnsplot.py" "$out/cells.csv" "$out/insns.png"
 {
     echo "# libmpi instructions per 8-byte call over OFI, ours vs stock 4.0.2"
     echo
-    echo "Command: \`bench/real/run-insns.sh ${1:-}\` at commit $(git -C "$top" rev-parse --short HEAD)"
-    echo "($(git -C "$top" status --porcelain --untracked-files=no | grep -q . && echo "with uncommitted changes, ")"\
-"$(date -u '+%Y-%m-%d %H:%M UTC')), callgrind on world rank 5 of 6 (bench/real/opcost.c),"
+    echo "Command: \`bench/real/run-insns.sh ${1:-}\` at commit $commit"
+    echo "(${dirty}$(date -u '+%Y-%m-%d %H:%M UTC')), callgrind on world rank 5 of 6 (bench/real/opcost.c),"
     echo "stock measured in the same run; the computed kind is compared with stock's stored run."
     echo "The test behind it: \`test/insns/run.sh\` against \`test/insns/baseline-default.csv\`."
     echo "Modes are opcost's communicators (bench/real/opcost.c): direct (a world dup), offset"
