@@ -14,9 +14,11 @@ mkdir -p "$out"; out=$(cd "$out" && pwd)
 : "${MPICH_PATCHED:=$top/mpich-build/mpich-patched}" "${MPICH_STOCK:=$top/mpich-build/mpich-stock}"
 work=$top/bench/out/insns
 # what the figures measure: the commit, and whether the tree differed from it
-# when the run started (before this run rewrote its own output)
+# when the run started, apart from this run's own output
 commit=$(git -C "$top" rev-parse --short HEAD)
-dirty=$(git -C "$top" status --porcelain --untracked-files=no | grep -q . && echo "with uncommitted changes, ")
+case $out in "$top"/*) excl=":(exclude)${out#"$top"/}" ;; *) excl=":(exclude)bench/out" ;; esac
+dirty=$(git -C "$top" status --porcelain --untracked-files=no -- . "$excl" | grep -q . &&
+        echo "with uncommitted changes outside $out, ")
 "$top/test/insns/run.sh" default "$MPICH_PATCHED" "$work" "$MPICH_STOCK" | tee "$out/check.txt"
 rc=$?
 cp "$work/cells.csv" "$out/cells.csv"
