@@ -2,9 +2,11 @@
 # Turn edits made in an extracted, patched MPICH tree back into one patch.
 #   refresh-patch.sh MPICH_TREE NNNN-name.patch FILE...
 # Diffs FILE... (paths relative to the tree) against a pristine copy of the
-# tarball with the series *before* NNNN applied, and rewrites
-# patches/mpich/NNNN-name.patch keeping its header (lines before the first
-# "--- "). New files: pass them too; they show as additions.
+# tarball with the series *before* NNNN applied, and rewrites those files'
+# sections of patches/mpich/NNNN-name.patch; its header (lines before the
+# first "--- ") and the sections of files not named are kept as they are, so
+# a file that a later patch also changes need not be named (its section is
+# then edited by hand). New files: pass them too; they show as additions.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
 tree=$(cd "$1" && pwd); name=$2; shift 2
@@ -35,7 +37,26 @@ hdr=""
             diff -u --label /dev/null --label "b/$f" /dev/null "$tree/$f" || true
         fi
     done
-} > "$tmp/new.patch"
+} > "$tmp/named.patch"
+if [ -f "$pdir/$name" ]; then
+    # the old patch's sections of files not named, in their order, then ours
+    python3 - "$pdir/$name" "$tmp/named.patch" "$tmp/new.patch" "$@" <<'PY'
+import re, sys
+old, named, out, files = sys.argv[1], sys.argv[2], sys.argv[3], set(sys.argv[4:])
+def sections(text):
+    parts = re.split(r'(?m)^(?=--- (?:a/\S+|/dev/null)\n\+\+\+ )', text)
+    return parts[0], parts[1:]
+_, old_secs = sections(open(old).read())
+hdr, new_secs = sections(open(named).read())
+def path(sec):
+    plus = re.search(r'(?m)^\+\+\+ b/(\S+)', sec)
+    return plus.group(1) if plus else None
+kept = [x for x in old_secs if path(x) not in files]
+open(out, 'w').write(hdr + ''.join(kept) + ''.join(new_secs))
+PY
+else
+    mv "$tmp/named.patch" "$tmp/new.patch"
+fi
 mv "$tmp/new.patch" "$pdir/$name"
 grep -qx "$name" "$pdir/series" || echo "$name" >> "$pdir/series"
 echo "refresh-patch: wrote patches/mpich/$name" >&2

@@ -10,9 +10,10 @@
 #       run COMMAND in the new network namespace after giving it two NICs
 #       (veth pairs nic0/peer0 and nic1/peer1, nic0 10.77.0.1/24 and nic1
 #       10.77.1.1/24, all up) and the environment that makes MPICH use them:
-#       libfabric's sockets provider, SO preloaded with NICSHIM_PCI (MPICH
-#       counts only PCI NICs, which these providers never report), and
-#       MPIR_CVAR_CH4_OFI_MAX_NICS=2. Every process of the run is on this one
+#       libfabric's sockets provider (TWONICS_PROVIDER: another), SO
+#       preloaded with NICSHIM_PCI (MPICH counts only PCI NICs, which these
+#       providers never report), and MPIR_CVAR_CH4_OFI_MAX_NICS=2
+#       (TWONICS_MAX_NICS: another value, -1 for MPICH's default). Every process of the run is on this one
 #       host, so traffic to either address stays in the namespace.
 set -e
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,5 +35,5 @@ for i in 0 1; do
     ip link set nic$i up
     ip link set peer$i up
 done
-NICSHIM_PCI=$("$0" --pci) FI_PROVIDER=sockets MPIR_CVAR_CH4_OFI_MAX_NICS=2 LD_PRELOAD=$NICSHIM_SO \
-    exec "$@"
+NICSHIM_PCI=$("$0" --pci) FI_PROVIDER=${TWONICS_PROVIDER:-sockets} \
+    MPIR_CVAR_CH4_OFI_MAX_NICS=${TWONICS_MAX_NICS:-2} LD_PRELOAD=$NICSHIM_SO exec "$@"

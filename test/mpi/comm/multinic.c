@@ -90,6 +90,53 @@ static void exchange(MPI_Comm comm, const int *expect, int n, size_t large)
     free(req);
 }
 
+/* Established TCP connections of this network namespace (/proc/net/tcp)
+ * with an end at IPv4 address a.b.c.d: the sockets provider connects one
+ * endpoint to another over TCP, so NIC i of the twonics placement
+ * (10.77.i.1, twonics-ns.sh) carried traffic when such a connection exists.
+ * -1 when the file cannot be read. */
+static int tcp_connections_at(int a, int b, int c, int d)
+{
+    FILE *f = fopen("/proc/net/tcp", "r");
+    char line[256], want[9];
+    int n = 0;
+    if (!f)
+        return -1;
+    snprintf(want, sizeof want, "%02X%02X%02X%02X", d, c, b, a);     /* little-endian hex */
+    if (!fgets(line, sizeof line, f)) {         /* the header */
+        fclose(f);
+        return -1;
+    }
+    while (fgets(line, sizeof line, f)) {
+        char local[16], remote[16];
+        unsigned st;
+        if (sscanf(line, "%*d: %15s %15s %x", local, remote, &st) == 3 && st == 1 &&
+            (!strncmp(local, want, 8) || !strncmp(remote, want, 8)))
+            n++;
+    }
+    fclose(f);
+    return n;
+}
+
+/* With two NICs (AVTEST_EXPECT_NICS=2) and multi-NIC hashing, messages
+ * travel over both: each NIC's address has connections. Where hashing is off
+ * (AVTEST_EXPECT_NIC1_IDLE=1, the control run of the testlist) the second
+ * NIC must carry nothing, so that this check is seen to fail without
+ * hashing. Rank 0 looks (the namespace is shared by every process). */
+static void check_both_nics_used(void)
+{
+    const char *nics = getenv("AVTEST_EXPECT_NICS"), *idle = getenv("AVTEST_EXPECT_NIC1_IDLE");
+    if (av_wrank != 0 || !nics || strcmp(nics, "2"))
+        return;
+    av_ctx = "NICs carrying traffic";
+    int c0 = tcp_connections_at(10, 77, 0, 1), c1 = tcp_connections_at(10, 77, 1, 1);
+    if (c0 < 0)
+        av_err("cannot read /proc/net/tcp");
+    else if (idle && !strcmp(idle, "1") ? c1 != 0 : (c0 == 0 || c1 == 0))
+        av_err("TCP connections at NIC 0 (10.77.0.1): %d, at NIC 1 (10.77.1.1): %d; expected %s",
+               c0, c1, idle && !strcmp(idle, "1") ? "none at NIC 1 (hashing off)" : "some at each");
+}
+
 int main(int argc, char **argv)
 {
     av_init(&argc, &argv);
@@ -124,6 +171,9 @@ int main(int argc, char **argv)
         expect[r] = n - 1 - r;
     av_ctx = "reversed world with info";
     exchange(rev, expect, n, large);
+
+    MPI_Barrier(MPI_COMM_WORLD);
+    check_both_nics_used();
 
     MPI_Comm_free(&rev);
     MPI_Comm_free(&half);

@@ -9,7 +9,8 @@
  *
  * Also the rank maps of MPIR groups (MPID_Rank_map_*, declared in
  * mpidch4.h): built, dup'd and released here, like a communicator's, so that
- * they hold references on their process groups too. They never translate a
+ * they hold references on their process groups too; and their rank indexes
+ * (MPID_Rank_map_index), built once per group under the same lock. They never translate a
  * send: built by libavrm's compact builders (the world minus k ranks is k + 1
  * segments, not a table).
  *
@@ -405,6 +406,33 @@ void MPID_Rank_map_release(avrm_rankmap_t * m)
     MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
     MPIDIU_map_ref_groups(m, 0);
     avrm_map_release(MPIDI_avrm.ctx, m);
+    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+}
+
+/* A group's rank index (MPIR_Group_build_index): the first thread to need it
+ * builds it under the writers' lock; a thread that raced it there finds it
+ * built. Published with a release store: MPIR_Group_index tests it with an
+ * acquire load and no lock. */
+int MPID_Rank_map_index(const avrm_rankmap_t * m, avrm_rank_index_t ** idx)
+{
+    avrm_status_t st = AVRM_OK;
+
+    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    if (!__atomic_load_n(idx, __ATOMIC_RELAXED)) {
+        avrm_rank_index_t *built = NULL;
+        st = avrm_rank_index_build(MPIDI_avrm.ctx, m, &built);
+        __atomic_store_n(idx, built, __ATOMIC_RELEASE);
+    }
+    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    return MPIR_avrm_err(st, "group rank index");
+}
+
+void MPID_Rank_map_index_free(avrm_rank_index_t * idx)
+{
+    if (!idx)
+        return;
+    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    avrm_rank_index_free(MPIDI_avrm.ctx, idx);
     MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
 }
 

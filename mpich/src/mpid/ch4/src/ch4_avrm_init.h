@@ -86,6 +86,19 @@ cvars:
         libfabric 1.19) with one NIC and VNI; elsewhere addresses are
         exchanged at MPI_Init as in MPICH, and MPIR_CVAR_AVRM_REPORT says why.
 
+    - name        : MPIR_CVAR_AVRM_FAIL_ALLOC
+      category    : CH4_AVRM
+      type        : int
+      default     : 0
+      class       : none
+      verbosity   : MPI_T_VERBOSITY_MPIDEV_DETAIL
+      scope       : MPI_T_SCOPE_LOCAL
+      description : >-
+        Testing aid: N > 0 makes the Nth memory allocation of the address
+        layer (rank maps, indexes, node hierarchies) after the CVAR is set
+        fail once, as if the system were out of memory; 0 (default) never.
+        Tests set it with MPI_T_cvar_write just before the call under test.
+
 === END_MPI_T_CVAR_INFO_BLOCK ===
 */
 
