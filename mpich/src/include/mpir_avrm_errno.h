@@ -1,7 +1,7 @@
 /*
  * mpir_avrm_errno.h - the MPI error code of a libavrm status, for the
- * files that call libavrm's writers: CH4's glue (ch4_avrm_av.h,
- * ch4_avrm_comm.h), the node hierarchy of communicators
+ * files that call libavrm's writers: CH4's glue (ch4_avrm_av.c,
+ * ch4_avrm_comm.c), the node hierarchy of communicators
  * (src/util/mpir_localproc.c) and groups' rank indexes (grouputil.c).
  *
  * Classes: MPI_ERR_NO_MEM only when an allocation failed; MPI_ERR_OTHER for

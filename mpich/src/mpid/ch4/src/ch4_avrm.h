@@ -49,7 +49,7 @@ typedef struct MPIDI_avrm {
     uint32_t npg_refs;          /* entries of both, >= ctx->navs */
     const char *stored_reason;  /* why the world AV is stored although
                                  * MPIR_CVAR_AVRM_COMPUTED_AV asked otherwise */
-    /* on-demand addressing (the netmod's, ofi_avrm_lazy.h) */
+    /* on-demand addressing (the netmod's, ofi_avrm_lazy.c) */
     int on_demand;              /* world peers are resolved on first contact */
     const char *eager_reason;   /* why not, when not */
     uint64_t peers_resolved;    /* world peers resolved on first contact */
@@ -88,7 +88,7 @@ MPL_STATIC_INLINE_PREFIX const avrm_rankmap_t *MPIDIU_comm_local_map(MPIR_Comm *
     return MPIDI_COMM(comm, local_map) ? MPIDI_COMM(comm, local_map) : &MPIDI_COMM(comm, map);
 }
 
-/* AV manager (ch4_avrm_av.h, compiled in ch4_proc.c) */
+/* AV manager (ch4_avrm_av.c) */
 int MPIDIU_av_set_addr(int avtid, int lpid, uint64_t addr);
 int MPIDIU_av_set_addr_locked(int avtid, int lpid, uint64_t addr);
 int MPIDIU_avt_world_pending(const char *reason);
@@ -96,7 +96,7 @@ int MPIDIU_avt_exists(int avtid);
 int MPIDIU_avrm_require_stored(const char *reason);
 void MPIDIU_map_ref_groups(const avrm_rankmap_t * m, int add);
 
-/* Rank maps (ch4_avrm_comm.h, compiled in ch4i_comm.c) */
+/* Rank maps (ch4_avrm_comm.c) */
 int MPIDIU_comm_set_builtin_map(MPIR_Comm * comm);
 int MPIDIU_comm_map_from_gpids(MPIR_Comm * comm, int size, const uint64_t gpids[]);
 int MPIDIU_comm_map_node_roots(MPIR_Comm * comm);

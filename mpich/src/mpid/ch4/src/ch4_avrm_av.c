@@ -1,12 +1,13 @@
 /*
- * ch4_avrm_av.h - CH4's AV manager on libavrm: one libavrm address vector per
+ * ch4_avrm_av.c - CH4's AV manager on libavrm: one libavrm address vector per
  * process group (pgid == CH4's avtid), 8 bytes per peer (fi_addr << 1 | local
  * bit) instead of stock's 72-byte MPIDI_av_entry_t, or none for a computed
  * world AV; reference counts per group with stock's lifetime (a dynamic group
  * is freed when the last communicator using it is freed) and pgid reuse.
  *
- * Our file, added to the MPICH tree by patches/mpich/series; compiled once,
- * included by ch4_proc.c in place of stock's AV tables.
+ * Our file, added to the MPICH tree by patches/mpich/series and compiled
+ * into libmpi beside ch4_proc.c (patch 0015 lists it in Makefile.in); it
+ * replaces stock's AV tables. Its interface: ch4_avrm.h and ch4_proc.h.
  *
  * Thread safety: writers hold MPIDIU_THREAD_UTIL_MUTEX (see ch4_avrm.h):
  * MPIDIU_new_avt, MPIDIU_free_avt and MPIDIU_av_set_addr take it; the
@@ -19,9 +20,8 @@
  * map. Per-group state (pg_refs, pg_seen) is sized when a group is created,
  * where failing is reportable: taking or dropping references never allocates.
  */
-#ifndef CH4_AVRM_AV_H_INCLUDED
-#define CH4_AVRM_AV_H_INCLUDED
-
+#include "mpidimpl.h"
+#include "ch4_proc.h"
 #include "ch4_avrm.h"
 #include "mpir_avrm_errno.h"
 
@@ -307,4 +307,3 @@ int MPIDIU_avt_world_pending(const char *reason)
     return MPI_SUCCESS;
 }
 
-#endif /* CH4_AVRM_AV_H_INCLUDED */

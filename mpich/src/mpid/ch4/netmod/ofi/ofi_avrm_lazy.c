@@ -1,5 +1,5 @@
 /*
- * ofi_avrm_lazy.h - on-demand addressing for the OFI netmod (issue 24):
+ * ofi_avrm_lazy.c - on-demand addressing for the OFI netmod (issue 24):
  * MPI_Init publishes this process's address (one PMI put, one fence) and
  * inserts no other process; a world peer's 8-byte address word stays
  * pending (AVRM_AVE_PENDING, carrying the peer's rank) until the first
@@ -23,8 +23,11 @@
  * (it saves libfabric's per-peer state, ~130 B over sockets and ~1.35 KB
  * over tcp;ofi_rxm, against the computed AV's 8 B) and the report says so.
  *
- * Our file, added to the MPICH tree by patches/mpich/series; included once,
- * by ofi_init.c.
+ * Our file, added to the MPICH tree by patches/mpich/series and compiled
+ * into libmpi beside ofi_init.c (patch 0015 lists it in MPICH's generated
+ * Makefile.in). Its interface: MPIDI_OFI_addr_init and
+ * MPIDI_OFI_av_count_hint for ofi_init.c (ofi_init.h), MPIDI_OFI_av_resolve
+ * for the inline address lookup (ofi_impl.h).
  *
  * Thread safety: MPIDI_OFI_av_resolve holds MPIDIU_THREAD_UTIL_MUTEX across
  * the re-check of the word, the PMI get and the insert, so two threads that
@@ -38,9 +41,9 @@
  * collecting fence) and one fi_av_insert; later contacts nothing (the hot
  * path's cost is one sign test of the word).
  */
-#ifndef OFI_AVRM_LAZY_H_INCLUDED
-#define OFI_AVRM_LAZY_H_INCLUDED
-
+#include "mpidimpl.h"
+#include "ofi_impl.h"
+#include "ofi_init.h"
 #include "ch4_avrm.h"
 
 #define MPIDI_OFI_BC_KEY "avrm-bc-%u"
@@ -76,7 +79,7 @@ static const char *on_demand_refusal(void)
  * Called when the contexts are created, before MPIDI_OFI_addr_init decides:
  * the same rule, without the named AV (a local AV means there is none). */
 #define MPIDI_OFI_ON_DEMAND_AV_HINT 64
-static size_t MPIDI_OFI_av_count_hint(void)
+size_t MPIDI_OFI_av_count_hint(void)
 {
     if (on_demand_refusal())
         return (size_t) MPIR_Process.size;
@@ -225,7 +228,7 @@ fi_addr_t MPIDI_OFI_av_resolve(int64_t pending)
 }
 
 /* MPI_Init's address step: on demand when allowed, else stock's exchange. */
-static int MPIDI_OFI_addr_init(void)
+int MPIDI_OFI_addr_init(void)
 {
     const char *refusal = on_demand_refusal();
 
@@ -238,4 +241,3 @@ static int MPIDI_OFI_addr_init(void)
     return MPIDI_OFI_addr_exchange_root_ctx();
 }
 
-#endif /* OFI_AVRM_LAZY_H_INCLUDED */

@@ -1,11 +1,13 @@
 /*
- * ch4_avrm_comm.h - communicator rank maps built by libavrm: the walker over
+ * ch4_avrm_comm.c - communicator rank maps built by libavrm: the walker over
  * MPIR's mappers (comm->mapper_head) that replaces stock ch4i_comm.c's
  * builder, the builtin maps (world, self), maps from gpids (intercomms from
  * lpids), the roots-only-PMI init comm, and release at comm free.
  *
- * Our file, added to the MPICH tree by patches/mpich/series; compiled once,
- * included by ch4i_comm.c.
+ * Our file, added to the MPICH tree by patches/mpich/series and compiled
+ * into libmpi beside ch4i_comm.c (patch 0015 lists it in Makefile.in). Its
+ * interface: ch4_avrm.h, ch4i_comm.h (the commit pre-hook) and mpidch4.h
+ * (MPID_Rank_map_*).
  *
  * Also the rank maps of MPIR groups (MPID_Rank_map_*, declared in
  * mpidch4.h): built, dup'd and released here, like a communicator's, so that
@@ -28,9 +30,8 @@
  * MPIDIU_THREAD_UTIL_MUTEX (see ch4_avrm.h). Costs: O(ranks) per build, O(1)
  * per dup and release (O(table) when the last reference goes).
  */
-#ifndef CH4_AVRM_COMM_H_INCLUDED
-#define CH4_AVRM_COMM_H_INCLUDED
-
+#include "mpidimpl.h"
+#include "ch4i_comm.h"
 #include "ch4_avrm.h"
 #include "mpir_avrm_errno.h"
 
@@ -436,4 +437,3 @@ void MPID_Rank_map_index_free(avrm_rank_index_t * idx)
     MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
 }
 
-#endif /* CH4_AVRM_COMM_H_INCLUDED */
