@@ -42,11 +42,29 @@ void avrm_map_mark_groups(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint8_
             seen[m->u.mseg.segs[k].pgid] = 1;
         return;
     }
+    /* MLUT/MLUT32: the groups of a whole table are found once, by a walk,
+     * and kept in its header (avrm_table.h: groups); later calls for maps
+     * of the whole table (its communicator, MPI_Comm_group, their dups and
+     * releases) are O(15). A slice of a larger table, or a table with a
+     * group >= AVRM_TABLE_GROUPS_MAX, walks its ranks every time. */
+    avrm_table_t *t = avrm__map_table(m);
+    int whole = t && m->u.lut.v == (const void *) t->data &&
+                (size_t) m->size * avrm__map_elem_bytes(m) == t->bytes;
+    if (whole && t->groups && !(t->groups & AVRM_TABLE_GROUPS_MANY)) {
+        for (uint32_t g = 0; g < AVRM_TABLE_GROUPS_MAX; g++)
+            if (t->groups >> g & 1)
+                seen[g] = 1;
+        return;
+    }
+    uint16_t groups = 0;
     for (uint32_t r = 0; r < m->size; r++) {
         avrm_pgid_t g;
         (void) avrm_map_lpid(ctx, m, r, &g);
         seen[g] = 1;
+        groups |= g < AVRM_TABLE_GROUPS_MAX ? (uint16_t) (1u << g) : AVRM_TABLE_GROUPS_MANY;
     }
+    if (whole)
+        t->groups = groups;
 }
 
 void avrm_map_reseal(const avrm_ctx_t *ctx, avrm_rankmap_t *m)

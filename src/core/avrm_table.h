@@ -12,8 +12,10 @@
  *   stats.table_shared_bytes = sum over live tables of max(0, refbytes - bytes)
  * are exact at all times.
  *
- * Thread safety: writers only (serialized by the caller, see avrm_ctx.h);
- * lookups read the payload lock-free and never the header.
+ * Thread safety: writers only (serialized by the caller, see avrm_ctx.h;
+ * avrm_map_mark_groups, which fills `groups`, runs where the glue holds
+ * the writers' lock); lookups read the payload lock-free and never the
+ * header.
  * Costs: new O(1) + allocation; publish O(bytes) (hash + maybe one memcmp);
  * ref/unref O(1), O(1) + free on the last reference.
  */
@@ -26,7 +28,10 @@ typedef struct avrm_table {
     uint32_t refs;               /* live maps referencing the table */
     uint8_t  kind;               /* avrm_mode_t: LUT, LUT16, MLUT or MSEG */
     uint8_t  indexed;            /* linked into ctx->index */
-    uint16_t reserved;
+    uint16_t groups;             /* MLUT/MLUT32: process groups of the whole
+                                  * table, bit g for group g < 15, bit 15 for
+                                  * any group >= 15; 0 until the first
+                                  * avrm_map_mark_groups of a whole-table map */
     size_t   bytes;              /* payload bytes */
     size_t   refbytes;           /* sum of bytes referenced by live maps */
     uint64_t hash;               /* content hash (valid when indexed) */
@@ -36,6 +41,9 @@ typedef struct avrm_table {
 } avrm_table_t;
 
 _Static_assert(sizeof(avrm_table_t) == 56, "table header (counted in stats.table_bytes)");
+
+#define AVRM_TABLE_GROUPS_MAX 15
+#define AVRM_TABLE_GROUPS_MANY 0x8000u
 
 /* Allocate an unpublished table (not accounted, refs 0). NULL on NOMEM. */
 avrm_table_t *avrm_table_new(avrm_mode_t kind, size_t bytes);

@@ -32,6 +32,7 @@ test_errors_SOURCES = test/unit/test_errors.c $(AVRM_UNIT_HDRS)
 test_errors_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/core
 test_errors_LDADD = libavrm.a
 test_hooks_SOURCES = test/unit/test_hooks.c $(AVRM_UNIT_HDRS)
+test_hooks_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/core
 test_hooks_LDADD = libavrm.a
 test_hier_SOURCES = test/unit/test_hier.c $(AVRM_UNIT_HDRS)
 test_hier_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/core

@@ -8,6 +8,7 @@
  * passes MPL's so that MPICH's memory tracing sees them).
  */
 #include "tu_gen.h"
+#include "avrm_mapi.h"      /* a table's cached process groups */
 
 /* world of 12 (pgid 0) and two spawned groups of 3 (pgid 1) and 5 (pgid 2) */
 static avrm_ctx_t *three_groups(avrm_rankmap_t g[3])
@@ -71,7 +72,17 @@ static void test_mark_groups(void)
         if (r < 3) src[n++] = (avrm_src_t) { 1, r };
     }
     CHECK(avrm_map_build_multi(ctx, parents, 3, src, n, &m) == AVRM_OK);
+    CHECK(m.mode == AVRM_MODE_MLUT || m.mode == AVRM_MODE_MLUT32);
+    CHECK(avrm__map_table(&m)->groups == 0);
     check_marks(ctx, &m, 0, 1, 1);
+    /* the first marking of a whole table keeps its groups in the header:
+     * later ones (MPI_Comm_group, dups, releases) read them, O(15) */
+    CHECK(avrm__map_table(&m)->groups == (1u << 1 | 1u << 2));
+    check_marks(ctx, &m, 0, 1, 1);
+    avrm_rankmap_t d;
+    avrm_map_dup(ctx, &m, &d);
+    check_marks(ctx, &d, 0, 1, 1);
+    avrm_map_release(ctx, &d);
     /* a map of one rank of that map: group 1 only */
     int32_t one = 1;
     avrm_rankmap_t c;
