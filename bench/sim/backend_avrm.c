@@ -147,6 +147,15 @@ static void *hier(sim_backend_t *b, const sim_hier_ev_t *ev)
     return h;
 }
 
+/* a dup's: the parent's words shared (avrm_hier_dup), nothing counted again */
+static void *hier_dup(sim_backend_t *b, void *parent)
+{
+    (void) b;
+    avrm_hier_t *h = malloc(sizeof *h);
+    if (h) avrm_hier_dup(parent, h);
+    return h;
+}
+
 static void hier_release(sim_backend_t *b, void *h)
 {
     ost_t *s = b->st;
@@ -227,6 +236,7 @@ static sim_backend_t *make(const avrm_params_t *p, int computed, int wide, const
     b->report = report;
     b->destroy = destroy;
     b->hier = hier;
+    b->hier_dup = hier_dup;
     b->hier_release = hier_release;
     return b;
 }

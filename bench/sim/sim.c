@@ -110,7 +110,7 @@ static void emit(sim_t *s, void **out, int kind, void **const *ph, uint32_t np,
     }
 }
 
-static void build_internal(sim_t *s, sim_comm_t *c);
+static void build_internal(sim_t *s, sim_comm_t *c, const sim_comm_t *dup_of);
 
 /* dynamic groups used by packed gpids v[0..n) */
 static uint8_t dyn_mask(const uint32_t *v, uint32_t n)
@@ -153,7 +153,7 @@ static sim_comm_t *child_build(sim_t *s, void **ph, const sim_gp_t *pgp, const i
     void **par[1] = { ph };
     emit(s, c->h, SIM_EV_BUILD, par, 1, mapping, NULL, v, n, 0);
     dyn_ref(s, c->dyn, 1);
-    if (!internal) build_internal(s, c);
+    if (!internal) build_internal(s, c, NULL);
     else sim_forget(c);
     return c;
 }
@@ -182,9 +182,10 @@ static void seen_clear(sim_t *s, uint32_t nd)
 }
 
 /* the node hierarchy MPIR_Comm_commit gives c: its placement, then every
- * back end's hier(). Returns 0 when a member has no node (a dynamic
- * process), 1 otherwise. */
-static int build_hier(sim_t *s, sim_comm_t *c)
+ * back end's hier(), or its hier_dup() of the parent's when c is a dup
+ * (dup_of). Returns 0 when a member has no node (a dynamic process), 1
+ * otherwise. */
+static int build_hier(sim_t *s, sim_comm_t *c, const sim_comm_t *dup_of)
 {
     node_arg_t a = { s, c->gp };
     sim_hier_ev_t ev = { .n = c->size, .my_rank = c->rank, .max_nodes = s->nnodes,
@@ -211,7 +212,8 @@ static int build_hier(sim_t *s, sim_comm_t *c)
     for (int i = 0; i < s->nb; i++) {
         sim_backend_t *b = s->b[i];
         if (!b->hier) continue;
-        c->hh[i] = b->hier(b, &ev);
+        c->hh[i] = dup_of && dup_of->hh[i] && b->hier_dup ? b->hier_dup(b, dup_of->hh[i])
+            : b->hier(b, &ev);
         if (!c->hh[i]) {
             fprintf(stderr, "sim: back end %s failed on a node hierarchy (n=%u)\n", b->name, ev.n);
             s->err = 1;
@@ -220,11 +222,11 @@ static int build_hier(sim_t *s, sim_comm_t *c)
     return !ev.unknown;
 }
 
-static void build_internal(sim_t *s, sim_comm_t *c)
+static void build_internal(sim_t *s, sim_comm_t *c, const sim_comm_t *dup_of)
 {
     if (!s->internal || c->inter) return;
     if (!c->gp) { fprintf(stderr, "sim: internal comms of a forgotten comm\n"); s->err = 1; return; }
-    if (!build_hier(s, c)) return;                     /* a dynamic process: no node ids */
+    if (!build_hier(s, c, dup_of)) return;             /* a dynamic process: no node ids */
     uint32_t n = c->size, nloc = 0, nroots = 0;
     uint32_t mynode = sim_node_of(s, SIM_PACK(0, s->me));
     int32_t *loc = xmalloc((size_t) (n < 4096 ? n : 4096) * 4);   /* grows below */
@@ -281,7 +283,7 @@ int sim_init_ex(sim_t *s, uint32_t N, uint32_t P, uint32_t rr, int timing, uint3
     w->size = N; w->rank = me;
     w->gp = gp_new(N, NULL, 0);
     emit(s, w->h, SIM_EV_GROUP, NULL, 0, NULL, NULL, NULL, N, 0);
-    build_internal(s, w);
+    build_internal(s, w, NULL);
     s->world = w;
     int32_t myrank = (int32_t) me;
     s->self = child_build(s, w->h, w->gp, &myrank, 1, me, 0);
@@ -356,7 +358,7 @@ sim_comm_t *sim_dup(sim_t *s, sim_comm_t *p)
         emit(s, c->rh, SIM_EV_DUP, rpar, 1, NULL, NULL, NULL, p->rsize, 0);
         dyn_ref(s, c->rdyn, 1);
     } else {
-        build_internal(s, c);
+        build_internal(s, c, p);
     }
     return c;
 }
@@ -583,7 +585,7 @@ static void make_local(sim_t *s, sim_comm_t *c)
     void **lp[1] = { c->h };
     emit(s, l->h, SIM_EV_DUP, lp, 1, NULL, NULL, NULL, c->size, 0);
     dyn_ref(s, l->dyn, 1);
-    build_internal(s, l);
+    build_internal(s, l, NULL);
     sim_forget(l);
     c->local = l;
 }
@@ -674,7 +676,7 @@ sim_comm_t *sim_inter_merge(sim_t *s, sim_comm_t *ic, int high)
     emit(s, c->h, SIM_EV_MULTI, par, 2, NULL, src, v, n, 0);
     dyn_ref(s, c->dyn, 1);
     free(src);
-    build_internal(s, c);
+    build_internal(s, c, NULL);
     return c;
 }
 

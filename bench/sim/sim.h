@@ -106,6 +106,9 @@ struct sim_backend {
     void (*av_destroy)(sim_backend_t *b, uint16_t pgid, uint32_t size);
     /* node hierarchy of a committed intracommunicator; NULL: error */
     void *(*hier)(sim_backend_t *b, const sim_hier_ev_t *ev);
+    /* a dup's hierarchy from its parent's (MPIR_Comm_commit shares it);
+     * NULL: every committed communicator builds its own */
+    void *(*hier_dup)(sim_backend_t *b, void *parent);
     void (*hier_release)(sim_backend_t *b, void *h);
     /* filled by the simulator when sim_t.timing is set: thread CPU time
      * spent in map() (the calibrated cost of reading the clock removed),

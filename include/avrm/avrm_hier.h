@@ -39,8 +39,9 @@
  * local_ranks (4 B per peer): node ids are internode ranks of the world.
  *
  * Thread safety: build and release are writers (serialize them with the
- * other writers of the context, see avrm_ctx.h); queries only read the
- * descriptor and its out-of-line words and may run concurrently.
+ * other writers of the context, see avrm_ctx.h; the words' reference count
+ * itself is atomic); queries only read the descriptor and its out-of-line
+ * words and may run concurrently. A dup shares its source's words.
  */
 #ifndef AVRM_HIER_H
 #define AVRM_HIER_H
@@ -87,10 +88,19 @@ typedef int32_t (*avrm_node_of_fn)(void *arg, uint32_t rank);
 avrm_status_t avrm_hier_build(avrm_ctx_t *ctx, uint32_t n, uint32_t my_rank, uint32_t max_nodes,
                               avrm_node_of_fn node_of, void *arg, avrm_hier_t *out);
 
-/* Frees the out-of-line words; leaves form NONE. Same ctx as the build. */
+/* The hierarchy of a communicator with the same ranks in the same order (a
+ * dup): *out = *src, the out-of-line words shared (a reference count in
+ * the 8 bytes before them, atomic: dups of dups may run in two threads).
+ * O(1), never fails, nothing counted again in stats.hier_bytes. */
+void avrm_hier_dup(const avrm_hier_t *src, avrm_hier_t *out);
+
+/* Drops this descriptor's reference to its out-of-line words (freed, and
+ * uncounted from stats.hier_bytes, with the last); leaves form NONE. Same
+ * ctx as the build. */
 void avrm_hier_release(avrm_ctx_t *ctx, avrm_hier_t *h);
 
-/* Out-of-line bytes of this descriptor. */
+/* Out-of-line bytes of this descriptor (shared with its dups; the 8-byte
+ * reference count before them is not included). */
 size_t avrm_hier_bytes(const avrm_hier_t *h);
 
 /* Node-consecutive: each node's ranks are one run (BLOCK or RUNS). */

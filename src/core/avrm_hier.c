@@ -20,6 +20,21 @@ size_t avrm_hier_bytes(const avrm_hier_t *h)
     }
 }
 
+/* Out-of-line words with a reference count in the 8 bytes before them
+ * (avrm_hier_dup shares them). */
+static uint32_t *words_alloc(size_t bytes)
+{
+    uint64_t *p = avrm__malloc(sizeof(uint64_t) + bytes);
+    if (!p) return NULL;
+    *p = 1;
+    return (uint32_t *) (p + 1);
+}
+
+static uint64_t *words_refs(const uint32_t *w)
+{
+    return (uint64_t *) (uintptr_t) w - 1;
+}
+
 /* One rank per node, nothing known: what MPICH does without node ids. */
 static void hier_none(uint32_t n, uint32_t my_rank, avrm_hier_t *out)
 {
@@ -111,7 +126,7 @@ avrm_status_t avrm_hier_build(avrm_ctx_t *ctx, uint32_t n, uint32_t my_rank, uin
     } else {
         h.form = s.runs_ok ? AVRM_HIER_RUNS : AVRM_HIER_TABLE;
         h.width = s.nn <= 65536 ? 2 : 4;
-        uint32_t *w = avrm__malloc(avrm_hier_bytes(&h));
+        uint32_t *w = words_alloc(avrm_hier_bytes(&h));
         if (!w) {
             avrm__free(node_idx);
             return AVRM_ERR_NOMEM;
@@ -144,12 +159,19 @@ avrm_status_t avrm_hier_build(avrm_ctx_t *ctx, uint32_t n, uint32_t my_rank, uin
     return AVRM_OK;
 }
 
+void avrm_hier_dup(const avrm_hier_t *src, avrm_hier_t *out)
+{
+    *out = *src;
+    if (src->words)
+        __atomic_fetch_add(words_refs(src->words), 1, __ATOMIC_RELAXED);
+}
+
 void avrm_hier_release(avrm_ctx_t *ctx, avrm_hier_t *h)
 {
-    if (h->words) {
+    if (h->words && __atomic_sub_fetch(words_refs(h->words), 1, __ATOMIC_ACQ_REL) == 0) {
         if (ctx)
             ctx->stats.hier_bytes -= avrm_hier_bytes(h);
-        avrm__free((void *) h->words);
+        avrm__free(words_refs(h->words));
     }
     hier_none(1, 0, h);
 }

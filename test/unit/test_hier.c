@@ -45,8 +45,19 @@ static void check_placement(const tu_place_t *p, int form)
         CHECK(ctx->stats.hier_bytes == avrm_hier_bytes(&h));
         CHECK(tu_hier_mismatches(&h, p, me) == 0);
         CHECK(locality_mismatches(&h, p->n) == 0);
+        /* dups (a communicator's MPI_Comm_dup) share the words: same
+         * answers, counted once, freed with the last reference */
+        avrm_hier_t d1, d2;
+        size_t bytes = avrm_hier_bytes(&h);
+        avrm_hier_dup(&h, &d1);
+        avrm_hier_dup(&d1, &d2);
+        CHECK(d2.words == h.words && ctx->stats.hier_bytes == bytes);
         avrm_hier_release(ctx, &h);
-        CHECK(ctx->stats.hier_bytes == 0 && h.form == AVRM_HIER_NONE && h.words == NULL);
+        CHECK(tu_hier_mismatches(&d2, p, me) == 0 && ctx->stats.hier_bytes == bytes);
+        avrm_hier_release(ctx, &d2);
+        CHECK(tu_hier_mismatches(&d1, p, me) == 0 && ctx->stats.hier_bytes == bytes);
+        avrm_hier_release(ctx, &d1);
+        CHECK(ctx->stats.hier_bytes == 0 && d1.form == AVRM_HIER_NONE && d1.words == NULL);
     }
     avrm_ctx_destroy(ctx);
 }
