@@ -1,8 +1,11 @@
 /* grouptime.c - time of MPI group lookups on one rank, per member:
  * MPI_Group_translate_ranks of every rank of a group into the world's group
  * and back, MPI_Group_compare of the group with a copy built the same way
- * (same members, same order: both sides must be walked), MPI_Group_union of
- * the group with itself, for group shapes
+ * (compare_same: same members, same order; with tables shared by content
+ * the two maps are byte-identical and ours answers from that shortcut),
+ * MPI_Group_compare and MPI_Group_union of the group with its members in
+ * reverse order (compare_similar, union_similar: the same set, so every
+ * member is looked up in the other group; no shortcut), for group shapes
  *   world   MPI_Comm_group(MPI_COMM_WORLD)
  *   stride2 MPI_Group_range_incl of the even ranks
  *   rand    MPI_Group_incl of every rank in a random order (a table)
@@ -81,17 +84,21 @@ int main(int argc, char **argv)
         srand(1);
         perm_shuffle(perm, np);
         for (int s = 0; s < NSHAPES; s++) {
-            MPI_Group g, h, u;
+            MPI_Group g, h, r, u;
             int n;
             make(s, world, np, perm, &g);
             make(s, world, np, perm, &h);
             MPI_Group_size(g, &n);
             for (int i = 0; i < n; i++)
+                in[i] = n - 1 - i;
+            MPI_Group_incl(g, n, in, &r);       /* g's members, reversed */
+            for (int i = 0; i < n; i++)
                 in[i] = i;
-            static const char *const ops[4] = { "translate_to_world", "translate_from_world",
-                                                "compare", "union" };
+            static const char *const ops[5] = { "translate_to_world", "translate_from_world",
+                                                "compare_same", "compare_similar",
+                                                "union_similar" };
             int batch = n < 4096 ? 4096 / n : 1;
-            for (int op = 0; op < 4; op++) {
+            for (int op = 0; op < 5; op++) {
                 for (int k = 0; k < reps; k++) {
                     double t0 = MPI_Wtime();
                     int cmp;
@@ -102,8 +109,10 @@ int main(int argc, char **argv)
                             MPI_Group_translate_ranks(world, n, in, h, res);
                         else if (op == 2)
                             MPI_Group_compare(g, h, &cmp);
+                        else if (op == 3)
+                            MPI_Group_compare(g, r, &cmp);
                         else {
-                            MPI_Group_union(g, h, &u);
+                            MPI_Group_union(g, r, &u);
                             MPI_Group_free(&u);
                         }
                     }
@@ -114,6 +123,7 @@ int main(int argc, char **argv)
             }
             MPI_Group_free(&g);
             MPI_Group_free(&h);
+            MPI_Group_free(&r);
         }
         MPI_Group_free(&world);
         fclose(out);
