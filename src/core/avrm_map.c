@@ -46,13 +46,15 @@ void avrm_map_mark_groups(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint8_
      * and kept in its header (avrm_table.h: groups); later calls for maps
      * of the whole table (its communicator, MPI_Comm_group, their dups and
      * releases) are O(15). A slice of a larger table, or a table with a
-     * group >= AVRM_TABLE_GROUPS_MAX, walks its ranks every time. */
+     * group >= AVRM_TABLE_GROUPS_MAX, walks its ranks every time. This stays
+     * a reader: concurrent callers store the same value (relaxed atomics). */
     avrm_table_t *t = avrm__map_table(m);
     int whole = t && m->u.lut.v == (const void *) t->data &&
                 (size_t) m->size * avrm__map_elem_bytes(m) == t->bytes;
-    if (whole && t->groups && !(t->groups & AVRM_TABLE_GROUPS_MANY)) {
+    uint16_t known = whole ? __atomic_load_n(&t->groups, __ATOMIC_RELAXED) : 0;
+    if (known && !(known & AVRM_TABLE_GROUPS_MANY)) {
         for (uint32_t g = 0; g < AVRM_TABLE_GROUPS_MAX; g++)
-            if (t->groups >> g & 1)
+            if (known >> g & 1)
                 seen[g] = 1;
         return;
     }
@@ -64,7 +66,7 @@ void avrm_map_mark_groups(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint8_
         groups |= g < AVRM_TABLE_GROUPS_MAX ? (uint16_t) (1u << g) : AVRM_TABLE_GROUPS_MANY;
     }
     if (whole)
-        t->groups = groups;
+        __atomic_store_n(&t->groups, groups, __ATOMIC_RELAXED);
 }
 
 void avrm_map_reseal(const avrm_ctx_t *ctx, avrm_rankmap_t *m)

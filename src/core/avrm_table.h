@@ -12,10 +12,10 @@
  *   stats.table_shared_bytes = sum over live tables of max(0, refbytes - bytes)
  * are exact at all times.
  *
- * Thread safety: writers only (serialized by the caller, see avrm_ctx.h;
- * avrm_map_mark_groups, which fills `groups`, runs where the glue holds
- * the writers' lock); lookups read the payload lock-free and never the
- * header.
+ * Thread safety: writers only (serialized by the caller, see avrm_ctx.h);
+ * lookups read the payload lock-free and never the header, but for
+ * `groups`, which avrm_map_mark_groups (a reader) fills and reads with
+ * relaxed atomics: every filler stores the same value.
  * Costs: new O(1) + allocation; publish O(bytes) (hash + maybe one memcmp);
  * ref/unref O(1), O(1) + free on the last reference.
  */
