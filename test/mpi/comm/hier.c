@@ -10,6 +10,8 @@
  * results depend on those answers: MPI_Bcast, MPI_Reduce and MPI_Allreduce
  * with the library's default selection, and in the run with
  * MPIR_CVAR_DEVICE_COLLECTIVES=none and the smp algorithms (testlist).
+ * The world's form is also checked against what the placement states (no
+ * classification of node ids: check_world_form).
  * The world's node map (MPIR_Process.node_hier, which replaced stock's
  * node_map and the shm module's local_ranks): the node keys
  * MPI_Comm_split_type gives against the hosts' names and the placement the
@@ -238,6 +240,50 @@ static void check_world_node_map(void)
     free(id);
 }
 
+/* The world's form as the placement states it, not by classifying node ids
+ * (check_hier does that with the same definitions as the library): one
+ * node, or one rank per node, is block; odd/even and round-robin cliques
+ * over more ranks than cliques are cyclic; cliques by block are block when
+ * every node but the last has one size (n % k is 0 or k - 1), else runs
+ * (avrm_hier.h's table). Across hosts (test/cluster) nothing is stated. */
+static void check_world_form(void)
+{
+    const char *nl = getenv("MPIR_CVAR_NOLOCAL"), *oe = getenv("MPIR_CVAR_ODD_EVEN_CLIQUES");
+    const char *nc = getenv("MPIR_CVAR_NUM_CLIQUES"), *bb = getenv("MPIR_CVAR_CLIQUES_BY_BLOCK");
+    int n = av_wsize, k = nc ? atoi(nc) : oe && atoi(oe) ? 2 : 1, want, len, count, v0 = -1;
+    char name[MPI_MAX_PROCESSOR_NAME] = { 0 }, first[MPI_MAX_PROCESSOR_NAME] = { 0 };
+    MPI_Get_processor_name(name, &len);
+    if (av_wrank == 0)
+        memcpy(first, name, sizeof first);
+    MPI_Bcast(first, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
+    int other = strcmp(first, name) != 0, any = 0;
+    MPI_Allreduce(&other, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (any || hier_idx < 0)
+        return;
+    if ((nl && atoi(nl)) || k <= 1 || k >= n)
+        want = F_BLOCK;
+    else if (!(bb && atoi(bb)))
+        want = F_CYCLIC;
+    else
+        want = n % k == 0 || n % k == k - 1 ? F_BLOCK : F_RUNS;
+    MPI_T_pvar_handle h;
+    MPI_Comm w = MPI_COMM_WORLD;
+    av_ctx = "world form from the placement";
+    if (MPI_T_pvar_handle_alloc(av_mode_sess, hier_idx, &w, &h, &count) != MPI_SUCCESS) {
+        av_err("avrm_comm_hier: no handle");
+        return;
+    }
+    int *v = malloc(sizeof(int) * (size_t) count);
+    MPI_T_pvar_read(av_mode_sess, h, v);
+    MPI_T_pvar_handle_free(av_mode_sess, &h);
+    v0 = v[0];
+    free(v);
+    if (v0 != want)
+        av_err("form %s, the placement (%d ranks, %d nodes%s) states %s",
+               v0 >= 0 && v0 <= 4 ? form_name[v0] : "?", n, (nl && atoi(nl)) ? n : k,
+               bb && atoi(bb) ? " by block" : "", form_name[want]);
+}
+
 static void check(MPI_Comm comm, const char *what)
 {
     if (comm == MPI_COMM_NULL)
@@ -255,6 +301,7 @@ int main(int argc, char **argv)
 
     check(MPI_COMM_WORLD, "world");
     check_world_node_map();
+    check_world_form();
     MPI_Comm_dup(MPI_COMM_WORLD, &c);
     check(c, "dup");
     MPI_Comm_free(&c);
