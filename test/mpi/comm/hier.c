@@ -21,14 +21,12 @@
 
 enum { F_NONE, F_BLOCK, F_CYCLIC, F_RUNS, F_TABLE };
 static const char *const form_name[] = { "none", "block", "cyclic", "runs", "table" };
-static int hier_idx = -1;
 static int *wnode;                  /* node key of every world rank */
 
 static void find_pvar(void)
 {
     av_find_mode_pvar();
-    hier_idx = av_pvar_index("avrm_comm_hier", MPI_T_BIND_MPI_COMM);
-    if (hier_idx < 0)
+    if (av_comm_hier_index() < 0)
         av_err("the library has no pvar avrm_comm_hier");
 }
 
@@ -88,13 +86,12 @@ static void ref_build(const int *world, int n, int me, struct ref *f)
 
 static void check_hier(MPI_Comm comm, const char *what)
 {
-    MPI_T_pvar_handle h;
     int count = 0, n, me, *world, *v;
     MPI_Group g;
     struct ref f;
 
     av_ctx = what;
-    if (hier_idx < 0)
+    if (av_comm_hier_index() < 0)
         return;
     MPI_Comm_size(comm, &n);
     MPI_Comm_rank(comm, &me);
@@ -102,18 +99,16 @@ static void check_hier(MPI_Comm comm, const char *what)
     world = av_group_world(g, &n);
     MPI_Group_free(&g);
     ref_build(world, n, me, &f);
-    if (MPI_T_pvar_handle_alloc(av_mode_sess, hier_idx, &comm, &h, &count) != MPI_SUCCESS) {
+    v = av_comm_hier(comm, &count);
+    if (!v) {
         av_err("avrm_comm_hier: no handle");
         goto out;
     }
     if (count != 5 + 2 * n) {
         av_err("avrm_comm_hier: count %d for %d ranks", count, n);
-        MPI_T_pvar_handle_free(av_mode_sess, &h);
+        free(v);
         goto out;
     }
-    v = malloc(sizeof(int) * (size_t) count);
-    MPI_T_pvar_read(av_mode_sess, h, v);
-    MPI_T_pvar_handle_free(av_mode_sess, &h);
     if (v[0] != f.form)
         av_err("form %s, expected %s", v[0] >= 0 && v[0] <= 4 ? form_name[v[0]] : "?",
                form_name[f.form]);
@@ -250,7 +245,7 @@ static void check_world_form(void)
 {
     const char *nl = getenv("MPIR_CVAR_NOLOCAL"), *oe = getenv("MPIR_CVAR_ODD_EVEN_CLIQUES");
     const char *nc = getenv("MPIR_CVAR_NUM_CLIQUES"), *bb = getenv("MPIR_CVAR_CLIQUES_BY_BLOCK");
-    int n = av_wsize, k = nc ? atoi(nc) : oe && atoi(oe) ? 2 : 1, want, len, count, v0 = -1;
+    int n = av_wsize, k = nc ? atoi(nc) : oe && atoi(oe) ? 2 : 1, want, len, count;
     char name[MPI_MAX_PROCESSOR_NAME] = { 0 }, first[MPI_MAX_PROCESSOR_NAME] = { 0 };
     MPI_Get_processor_name(name, &len);
     if (av_wrank == 0)
@@ -258,7 +253,7 @@ static void check_world_form(void)
     MPI_Bcast(first, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
     int other = strcmp(first, name) != 0, any = 0;
     MPI_Allreduce(&other, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    if (any || hier_idx < 0)
+    if (any || av_comm_hier_index() < 0)
         return;
     if ((nl && atoi(nl)) || k <= 1 || k >= n)
         want = F_BLOCK;
@@ -266,17 +261,14 @@ static void check_world_form(void)
         want = F_CYCLIC;
     else
         want = n % k == 0 || n % k == k - 1 ? F_BLOCK : F_RUNS;
-    MPI_T_pvar_handle h;
-    MPI_Comm w = MPI_COMM_WORLD;
     av_ctx = "world form from the placement";
-    if (MPI_T_pvar_handle_alloc(av_mode_sess, hier_idx, &w, &h, &count) != MPI_SUCCESS) {
+    int *v = av_comm_hier(MPI_COMM_WORLD, &count);
+    if (!v || count < 1) {
         av_err("avrm_comm_hier: no handle");
+        free(v);
         return;
     }
-    int *v = malloc(sizeof(int) * (size_t) count);
-    MPI_T_pvar_read(av_mode_sess, h, v);
-    MPI_T_pvar_handle_free(av_mode_sess, &h);
-    v0 = v[0];
+    int v0 = v[0];
     free(v);
     if (v0 != want)
         av_err("form %s, the placement (%d ranks, %d nodes%s) states %s",

@@ -18,7 +18,7 @@
 
 #define MAX_ALLOCS 64           /* a call making more allocations is an error */
 
-static int cvar_idx = -1, hier_idx = -1;
+static int cvar_idx = -1;
 static MPI_T_cvar_handle cvar;
 
 static void arm(int n)
@@ -49,16 +49,13 @@ static int *comm_facts(MPI_Comm c, int *len)
     MPI_Comm_group(c, &g);
     int *world = av_group_world(g, &n);
     MPI_Group_free(&g);
-    MPI_T_pvar_handle h;
-    if (hier_idx >= 0 && MPI_T_pvar_handle_alloc(av_mode_sess, hier_idx, &c, &h, &count) != 0)
-        count = 0;
+    int *hier = av_comm_hier(c, &count);
     int *f = malloc(sizeof(int) * (size_t) (n + count + 1));
     memcpy(f, world, sizeof(int) * (size_t) n);
+    if (count)
+        memcpy(f + n, hier, sizeof(int) * (size_t) count);
     free(world);
-    if (count) {
-        MPI_T_pvar_read(av_mode_sess, h, f + n);
-        MPI_T_pvar_handle_free(av_mode_sess, &h);
-    }
+    free(hier);
     *len = n + count;
     return f;
 }
@@ -230,7 +227,6 @@ int main(int argc, char **argv)
     MPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     av_find_mode_pvar();
     av_need_mode_pvar();
-    hier_idx = av_pvar_index("avrm_comm_hier", MPI_T_BIND_MPI_COMM);
     int count;
     if (MPI_T_cvar_get_index("MPIR_CVAR_AVRM_FAIL_ALLOC", &cvar_idx) != MPI_SUCCESS)
         cvar_idx = -1;

@@ -13,22 +13,14 @@
  * pvars, AVTEST_STOCK=1): the calls and their results only. */
 #include "avtest_mode.h"
 
-static int hier_idx = -1;
-
 /* bytes of comm's node hierarchy out of line (avrm_comm_hier entry 4), -1
  * without the pvar */
 static int comm_hier_bytes(MPI_Comm comm)
 {
-    MPI_T_pvar_handle h;
-    int count, n;
-    if (hier_idx < 0 ||
-        MPI_T_pvar_handle_alloc(av_mode_sess, hier_idx, &comm, &h, &count) != MPI_SUCCESS)
-        return -1;
+    int count, n, b = -1;
+    int *v = av_comm_hier(comm, &count);
     MPI_Comm_size(comm, &n);
-    int *v = malloc(sizeof(int) * (size_t) count), b = -1;
-    MPI_T_pvar_read(av_mode_sess, h, v);
-    MPI_T_pvar_handle_free(av_mode_sess, &h);
-    if (count == 5 + 2 * n)
+    if (v && count == 5 + 2 * n)
         b = v[4];
     free(v);
     return b;
@@ -39,7 +31,6 @@ int main(int argc, char **argv)
     av_init(&argc, &argv);
     av_find_mode_pvar();
     av_need_mode_pvar();
-    hier_idx = av_pvar_index("avrm_comm_hier", MPI_T_BIND_MPI_COMM);
     int W = av_wsize, *perm = malloc(sizeof(int) * W), key = 0;
     unsigned seed = 99;
     for (int i = 0; i < W; i++)

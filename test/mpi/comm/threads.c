@@ -73,16 +73,9 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
-    int provided;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &av_wrank);
-    MPI_Comm_size(MPI_COMM_WORLD, &av_wsize);
-    MPI_Comm_group(MPI_COMM_WORLD, &av_wgroup);
-    av_ctx = "threads";
-    if (provided != MPI_THREAD_MULTIPLE) {
-        av_err("MPI_THREAD_MULTIPLE not provided (%d)", provided);
+    if (!av_init_thread_multiple(&argc, &argv))
         return av_finalize();
-    }
+    av_ctx = "threads";
     for (int t = 0; t < NTHREADS; t++)
         MPI_Comm_dup(MPI_COMM_WORLD, &parents[t]);
     pthread_t th[NTHREADS];

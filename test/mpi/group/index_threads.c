@@ -60,17 +60,12 @@ static void *searcher(void *arg)
 
 int main(int argc, char **argv)
 {
-    int provided;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &av_wrank);
-    MPI_Comm_size(MPI_COMM_WORLD, &av_wsize);
-    MPI_Comm_group(MPI_COMM_WORLD, &av_wgroup);
+    int multiple = av_init_thread_multiple(&argc, &argv);
     av_find_mode_pvar();
     av_need_mode_pvar();
     W = av_wsize;
     av_ctx = "index_threads";
-    if (provided < MPI_THREAD_MULTIPLE) {
-        av_err("MPI_THREAD_MULTIPLE not provided (%d)", provided);
+    if (!multiple) {
         av_mode_done();
         return av_finalize();
     }

@@ -60,14 +60,34 @@ static inline void av_check_placement(void)
     av_ctx = "";
 }
 
-static inline void av_init(int *argc, char ***argv)
+/* after MPI_Init or MPI_Init_thread: the world's rank, size and group,
+ * fatal errors, the placement's premise */
+static inline void av_setup(void)
 {
-    MPI_Init(argc, argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &av_wrank);
     MPI_Comm_size(MPI_COMM_WORLD, &av_wsize);
     MPI_Comm_group(MPI_COMM_WORLD, &av_wgroup);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
     av_check_placement();
+}
+
+static inline void av_init(int *argc, char ***argv)
+{
+    MPI_Init(argc, argv);
+    av_setup();
+}
+
+/* MPI_Init_thread for MPI_THREAD_MULTIPLE, then av_setup: 1 when it was
+ * provided, else 0 after an error (the caller ends with av_finalize) */
+static inline int av_init_thread_multiple(int *argc, char ***argv)
+{
+    int provided;
+    MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+    av_setup();
+    if (provided == MPI_THREAD_MULTIPLE)
+        return 1;
+    av_err("MPI_THREAD_MULTIPLE not provided (%d)", provided);
+    return 0;
 }
 
 static inline int av_finalize(void)

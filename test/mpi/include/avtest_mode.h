@@ -100,6 +100,35 @@ static int av_read_ull_pvar(const char *name, unsigned long long *v)
     return 1;
 }
 
+/* Index of the pvar avrm_comm_hier, or -1 (looked up once, after
+ * av_find_mode_pvar). */
+static int av_comm_hier_index(void)
+{
+    static int idx = -2;
+    if (idx == -2)
+        idx = av_pvar_index("avrm_comm_hier", MPI_T_BIND_MPI_COMM);
+    return idx;
+}
+
+/* The pvar avrm_comm_hier of comm (form, nodes, this node, its size, bytes
+ * out of line, then every rank's intranode and internode rank): a malloc'd
+ * array of *count ints, or NULL (*count 0) when the library has no such
+ * pvar or gives no handle for comm. */
+static int *av_comm_hier(MPI_Comm comm, int *count)
+{
+    MPI_T_pvar_handle h;
+    int idx = av_comm_hier_index();
+    *count = 0;
+    if (idx < 0 || MPI_T_pvar_handle_alloc(av_mode_sess, idx, &comm, &h, count) != MPI_SUCCESS) {
+        *count = 0;
+        return NULL;
+    }
+    int *v = malloc(sizeof(int) * (size_t) (*count > 0 ? *count : 1));
+    MPI_T_pvar_read(av_mode_sess, h, v);
+    MPI_T_pvar_handle_free(av_mode_sess, &h);
+    return v;
+}
+
 /* Before MPI_Finalize: the session and MPI_T itself (MPI_T_init_thread's
  * blocks would otherwise be left allocated: make check-debug lists them). */
 static void av_mode_done(void)

@@ -38,15 +38,8 @@ static void *worker(void *arg)
 
 int main(int argc, char **argv)
 {
-    int prov;
-    MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &prov);
-    MPI_Comm_rank(MPI_COMM_WORLD, &av_wrank);
-    MPI_Comm_size(MPI_COMM_WORLD, &av_wsize);
-    MPI_Comm_group(MPI_COMM_WORLD, &av_wgroup);
-    if (prov != MPI_THREAD_MULTIPLE) {
-        av_err("MPI_THREAD_MULTIPLE not provided (%d)", prov);
+    if (!av_init_thread_multiple(&argc, &argv))
         return av_finalize();
-    }
     av_find_mode_pvar();
     pthread_t th[NTHREADS];
     for (long t = 0; t < NTHREADS; t++)
