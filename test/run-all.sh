@@ -18,6 +18,9 @@
 #           with on-demand addressing over tcp;ofi_rxm (variants.sh; the mpich
 #           phase's build)
 #   dropin  Debian's MPICH-linked binaries on our libmpi
+#   install make install prefix=DIR / make uninstall, programs built and run
+#           from DIR with the build tree hidden, the module file under Lmod
+#           (test/install)
 #   cluster MPI jobs across emulated hosts (namespaces): mpiexec, srun --mpi=pmi2,
 #           a fault; the srun --mpi=pmix jobs on ours built --with-pmix are
 #           listed as skipped here (CI time: that build is ~9 min with
@@ -32,7 +35,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 bdir=$1 prefix=$2
 out=$bdir/test-out; mkdir -p "$out"
 src=$bdir/mpich-build/mpich-patched-src
-phases=${AVRM_TEST_PHASES:-unit mpi simcheck insns mpich mpich-variants dropin cluster}
+phases=${AVRM_TEST_PHASES:-unit mpi simcheck insns mpich mpich-variants dropin install cluster}
 tp=0 tf=0 ts=0 summary="" nph=0
 for ph in $phases; do
     nph=$((nph + 1))
@@ -45,6 +48,7 @@ for ph in $phases; do
         mpich)  cmd="$top/test/mpich-suite/run.sh $prefix $src $out/mpich-suite" ;;
         mpich-variants) cmd="env AVRM_SUITE_BUILD=$out/mpich-suite/build $top/test/mpich-suite/variants.sh $prefix $src $out/mpich-variants" ;;
         dropin) cmd="$top/test/dropin/run.sh $prefix" ;;
+        install) cmd="$top/test/install/run.sh $bdir $out/install" ;;
         cluster) cmd="env AVCLUSTER_SUITE_BUILD=$out/mpich-suite/build
                       $top/test/cluster/run.sh $prefix $src $out/cluster" ;;
         *) echo "run-all: unknown phase $ph" >&2; tf=$((tf + 1))
