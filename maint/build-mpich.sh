@@ -89,5 +89,8 @@ t0=$(date +%s)
 ln -sf libmpi.so.12 "$prefix/lib/libmpich.so.12"
 if [ -e "$prefix/lib/libmpifort.so.12" ]; then ln -sf libmpifort.so.12 "$prefix/lib/libmpichfort.so.12"
 else rm -f "$prefix/lib/libmpichfort.so.12"; fi
-[ "$flavor" = patched ] && cp "$AVRM_CORE_LIB" "$obj/.avrm-core-linked"
+if [ "$flavor" = patched ]; then
+    "$top/maint/fix-static-libs.sh" "$prefix" "$AVRM_CORE_LIB"
+    cp "$AVRM_CORE_LIB" "$obj/.avrm-core-linked"
+fi
 log "make+install took $(( $(date +%s) - t0 ))s -> $prefix"

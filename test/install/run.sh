@@ -17,6 +17,9 @@
 #                (from /proc/self/maps, C) and it must be under DIR
 #   pkgconfig    cc with `pkg-config --cflags --libs mpich` (PKG_CONFIG_PATH
 #                DIR/lib/pkgconfig) builds one that runs the same way
+#   static       cc linking DIR/lib/libmpi.a builds one that runs with no
+#                libmpi mapped (libavrm's objects are in the archive:
+#                maint/fix-static-libs.sh)
 #   mpivars      DIR/bin/mpivars lists our CVAR MPIR_CVAR_AVRM_ON_DEMAND_AV
 #   module       Lmod: `module load avrm-mpich` puts DIR/bin first in PATH,
 #                DIR/share/man in MANPATH (man -w MPI_Send finds DIR's page and
@@ -72,15 +75,16 @@ if [ "\$masked" = yes ]; then
         echo "FAIL masked: a program linked against the build prefix still runs"
     else echo "PASS masked: the build prefix is hidden (its program cannot start)"; fi
 fi
-runprog() {  # name binary
+runprog() {  # name binary [libmpi it must map: default one in DIR/lib]
+    want=\${3:-\$dir/lib/}
     if ! "\$dir/bin/mpiexec" -n 4 "\$2" > "\$out/\$1.log" 2>&1; then
         echo "FAIL \$1: mpiexec failed: \$out/\$1.log"; return
     fi
     n=\$(grep -c "^hello " "\$out/\$1.log")
-    bad=\$(grep "^hello " "\$out/\$1.log" | grep -v " libmpi=\$dir/lib/" | head -1)
+    bad=\$(grep "^hello " "\$out/\$1.log" | grep -v " libmpi=\$want" | head -1)
     if [ "\$n" -ne 4 ]; then echo "FAIL \$1: \$n of 4 ranks said hello: \$out/\$1.log"
     elif [ -n "\$bad" ]; then echo "FAIL \$1: \$bad"
-    else echo "PASS \$1: 4 ranks on \$dir/lib"; fi
+    else echo "PASS \$1: 4 ranks, libmpi=\$want"; fi
 }
 step c
 if "\$dir/bin/mpicc" -o "\$out/hello-c" "\$here/hello.c" > "\$out/cc.log" 2>&1; then runprog c "\$out/hello-c"
@@ -92,6 +96,10 @@ step pkgconfig
 if flags=\$(PKG_CONFIG_PATH=\$dir/lib/pkgconfig pkg-config --cflags --libs mpich) &&
    cc -o "\$out/hello-pc" "\$here/hello.c" \$flags > "\$out/pc.log" 2>&1; then runprog pkgconfig "\$out/hello-pc"
 else echo "FAIL pkgconfig: pkg-config or cc failed: \$out/pc.log"; fi
+step static
+if cc -o "\$out/hello-static" "\$here/hello.c" -I"\$dir/include" -L"\$dir/lib" -Wl,-Bstatic -lmpi -Wl,-Bdynamic \
+      -lfabric -lhwloc -lpthread -lm > "\$out/static.log" 2>&1; then runprog static "\$out/hello-static" none
+else echo "FAIL static: linking DIR/lib/libmpi.a failed: \$out/static.log"; fi
 step mpivars
 if "\$dir/bin/mpivars" 2>&1 | grep -q MPIR_CVAR_AVRM_ON_DEMAND_AV; then echo "PASS mpivars: lists MPIR_CVAR_AVRM_ON_DEMAND_AV"
 else echo "FAIL mpivars: no MPIR_CVAR_AVRM_ON_DEMAND_AV in its list"; fi
@@ -104,7 +112,7 @@ else
     sh "$out/checks.sh" no > "$out/checks.log" 2>&1
 fi
 grep -E '^(PASS|FAIL) ' "$out/checks.log" > "$out/checks.res"
-for name in masked c fortran pkgconfig mpivars; do
+for name in masked c fortran pkgconfig static mpivars; do
     [ "$name" = masked ] && ! grep -q '^=== masked' "$out/checks.log" && continue
     line=$(grep -E "^(PASS|FAIL) $name:" "$out/checks.res" | head -1)
     if [ -n "$line" ]; then
