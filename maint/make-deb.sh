@@ -94,7 +94,7 @@ pub libavrm-mpich-dev /usr/lib/$ma/pkgconfig/avrm-mpich.pc "../avrm-mpich/lib/pk
 sed -i '1s|^#! */usr/bin/bash|#!/bin/bash|' "$stage/libavrm-mpich-dev$P/bin/mpicc" \
     "$stage/libavrm-mpich-dev$P/bin/mpifort" "$stage/libavrm-mpich-dev$P/bin/mpif77"
 chmod 644 "$stage/libavrm-mpich12$P"/lib/*.so.*.*
-# the gfortran module format the .mod files need (dh-fortran-mod's Provides)
+# the gfortran module format the .mod files need (a Depends, as Debian's libmpich-dev has)
 modver=$(gzip -dc < "$stage/libavrm-mpich-dev$P/include/mpi.mod" | sed -n "1s/^GFORTRAN module version '\([0-9]*\)'.*/\1/p")
 [ -n "$modver" ] || die "cannot read the gfortran module version of mpi.mod"
 man() {  # PKG NAME SOURCE-PAGE
@@ -233,8 +233,7 @@ control libavrm-mpich12 "$d_lib" libs "MPI library with a compact address layer 
     "$about This package has the shared libraries, also under Debian's names libmpich.so.12 and libmpichfort.so.12."
 control avrm-mpich "libavrm-mpich12 (= $version)${d_bin:+, $d_bin}" net "MPI library with a compact address layer (hydra launcher)" \
     "$about This package has the hydra process manager (mpiexec.avrm-mpich, registered in the mpirun alternative; it runs programs built against Debian's libmpich.so.12 on this library), mpivars and mpichversion."
-control libavrm-mpich-dev "libavrm-mpich12 (= $version), avrm-mpich (= $version), gcc, gfortran${d_dev:+, $d_dev}" libdevel \
+control libavrm-mpich-dev "libavrm-mpich12 (= $version), avrm-mpich (= $version), gcc, gfortran | fortran-compiler, gfortran-$(gfortran -dumpversion | cut -d. -f1) | gfortran-mod-$modver, libfabric-dev, libhwloc-dev${d_dev:+, $d_dev}" libdevel \
     "MPI library with a compact address layer (development files)" \
-    "$about This package has the headers, Fortran modules, static libraries, pkg-config file, an environment module and the mpicc and mpifort wrappers (registered in the mpi alternative)." \
-    "gfortran-mod-$modver"
+    "$about This package has the headers, Fortran modules, static libraries, pkg-config file, an environment module and the mpicc and mpifort wrappers (registered in the mpi alternative)."
 rm -rf "$stage"
