@@ -6,6 +6,10 @@
 # stock:   the same tarball and configure options, no patches.
 # Stamps make reruns cheap; a changed patch series or core library rebuilds.
 set -eu
+# MPICH's makes get this script's settings only: a variable given to the make
+# that called us (make install prefix=DIR) travels in MAKEFLAGS and would
+# relink and install MPICH itself for that prefix
+unset MAKEFLAGS MFLAGS MAKEOVERRIDES MAKELEVEL
 flavor=$1; top=$(cd "$(dirname "$0")/.." && pwd); bdir=$(mkdir -p "$2" && cd "$2" && pwd)
 log() { echo "build-mpich[$flavor]: $*" >&2; }
 # one build per flavor and directory at a time

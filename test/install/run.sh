@@ -52,8 +52,12 @@ finish() {
 }
 
 rm -rf "$dir"
+# (the build's own libtool files must not learn DIR: prefix= on make's command
+# line once reached MPICH's make through MAKEFLAGS and relinked it for DIR)
 if make -C "$bdir" install prefix="$dir" > "$out/install.log" 2>&1 && [ -x "$dir/bin/mpicc" ]; then
-    result PASS install "$(grep '^install-prefix:' "$out/install.log" | tail -1)"
+    leak=$(grep -l -F "$dir" "$bdir"/mpich-build/mpich-patched-obj/lib/*.la 2>/dev/null | tr '\n' ' ')
+    if [ -n "$leak" ]; then result FAIL install "the build's libtool files now name $dir: $leak"
+    else result PASS install "$(grep '^install-prefix:' "$out/install.log" | tail -1)"; fi
 else
     result FAIL install "see $out/install.log"; finish
 fi
