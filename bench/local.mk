@@ -35,9 +35,9 @@ bench-ch4:
 # needs `make mpich mpich-stock`, builds its programs, writes bench/out/real
 # Issue 14: the whole library's O(P) state per process, simulated to 768K
 # processes (address layer + node hierarchies + node map), ours vs the
-# MODELs of 4.0.2 and main: bench/out/library-memory (bench/sim/run-library.sh)
+# MODELs of 4.0.2 and main: bench/results/library-memory (bench/sim/run-library.sh)
 bench-library-memory: bench/bench-memory
-	$(top_srcdir)/bench/sim/run-library.sh $(abs_top_builddir)
+	$(top_srcdir)/bench/sim/run-library.sh $(abs_top_builddir) $(abs_top_builddir)/bench/results/library-memory
 # Issue 14: MPICH's allocations by class (MPL_MEM_*) around MPI_Init against
 # P, from the debug build's memory tracing: bench/out/memclass (slopes.csv)
 bench-memclass: mpich-debug

@@ -94,6 +94,9 @@ fi
 # our MPICH-side code: no side effect inside an assertion (test/lint/asserts.sh
 # counts one test per assertion plus its control)
 run_script lint/asserts "$top/test/lint/asserts.sh"
+# results that cannot go stale: every stamped results set's digest matches the
+# code it measures (test/lint/results-fresh.sh, maint/results-stamp.py)
+run_script lint/results-fresh "$top/test/lint/results-fresh.sh"
 rm -f "$log"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
