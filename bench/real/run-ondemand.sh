@@ -17,7 +17,7 @@
 # library, provider and point), OUTDIR/ondemand.png (bench/real/ondemandplot.py),
 # and the whole process at up to 786432 processes: OUTDIR/wholeproc.csv and
 # wholeproc.md (bench/sim/wholeproc.py: the simulator's address layer plus the
-# provider model of the slopes).
+# provider model of the slopes), and OUTDIR/SUMMARY.md (bench/real/ondemandsummary.py).
 # Oversubscribed: our builds yield (MPIR_CVAR_CH4_POLLS_BEFORE_YIELD=1),
 # stock preloads yieldshim.so, Open MPI yields by itself.
 # Environment: MPICH_PATCHED, MPICH_STOCK, LIBS ("ours-lazy ours-eager stock ompi"),
@@ -100,3 +100,8 @@ else
     failed="$failed wholeproc"
 fi
 [ -z "$failed" ] || { echo "run-ondemand: failed:$failed" >&2; exit 1; }
+# SUMMARY.md from the files above, stamped for make check's staleness check
+# (bench/inputs.txt, set ondemand) when the run wrote into bench/results/ondemand
+python3 "$here/ondemandsummary.py" "$out" \
+    "ONDEMAND_NPS=\"$ONDEMAND_NPS\" bench/real/run-ondemand.sh $(echo "$out" | sed "s|^$top/||")" > "$out/SUMMARY.md"
+[ "$out" = "$top/bench/results/ondemand" ] && "$top/maint/results-stamp.py" write ondemand "$out/SUMMARY.md"
