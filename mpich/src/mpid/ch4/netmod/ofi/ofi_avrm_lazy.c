@@ -73,17 +73,20 @@ static const char *on_demand_refusal(void)
 
 /* The size hint of a local libfabric AV (fi_av_attr.count), which a
  * provider may preallocate for: the world when it is inserted at MPI_Init;
- * on demand a small start (the AV grows as peers are inserted). With
- * libfabric 1.17's ofi_rxm over tcp it made no measured difference
- * (bench/results/ondemand: 135 B per peer after MPI_Init with either hint).
- * Called when the contexts are created, before MPIDI_OFI_addr_init decides:
- * the same rule, without the named AV (a local AV means there is none). */
-#define MPIDI_OFI_ON_DEMAND_AV_HINT 64
+ * on demand a constant, whatever the job's size (the AV grows as peers are
+ * inserted). libfabric 1.17's ofi_rxm over tcp preallocates (count + 1)
+ * entries of 128 B: a hint of min(P, 64) was that 128 B per peer of the job
+ * up to 64 processes (glibc mtrace of MPI_Init at 8 and 64 processes:
+ * (P + 1) x 128 B live from one libfabric call site, the rest of libfabric
+ * the same). Called when the contexts are created, before
+ * MPIDI_OFI_addr_init decides: the same rule, without the named AV (a local
+ * AV means there is none). */
+#define MPIDI_OFI_ON_DEMAND_AV_HINT 16
 size_t MPIDI_OFI_av_count_hint(void)
 {
     if (on_demand_refusal())
         return (size_t) MPIR_Process.size;
-    return MPL_MIN((size_t) MPIR_Process.size, MPIDI_OFI_ON_DEMAND_AV_HINT);
+    return MPIDI_OFI_ON_DEMAND_AV_HINT;
 }
 
 static void hex_encode(const unsigned char *in, size_t n, char *out)
