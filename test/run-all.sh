@@ -11,6 +11,9 @@
 #           test/insns/baseline-default.csv and stock's counts (test/insns;
 #           callgrind, deterministic; stock measured live when
 #           AVRM_STOCK_PREFIX names a stock build)
+#   heap    the heap right after MPI_Init grows at most 16 B per added peer on
+#           demand over tcp;ofi_rxm, and more than that eager (the control)
+#           (test/heap)
 #   mpich   MPICH's own test suite from the same tarball (subset, xfail list)
 #   mpich-variants  its comm group topo spawn again under
 #           MPIR_CVAR_AVRM_COMPUTED_AV=1, with a coll subset in an
@@ -35,7 +38,7 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 bdir=$1 prefix=$2
 out=$bdir/test-out; mkdir -p "$out"
 src=$bdir/mpich-build/mpich-patched-src
-phases=${AVRM_TEST_PHASES:-unit mpi simcheck insns mpich mpich-variants dropin install cluster}
+phases=${AVRM_TEST_PHASES:-unit mpi simcheck insns heap mpich mpich-variants dropin install cluster}
 tp=0 tf=0 ts=0 summary="" nph=0
 for ph in $phases; do
     nph=$((nph + 1))
@@ -45,6 +48,7 @@ for ph in $phases; do
         mpi)    cmd="$top/test/mpi/runtests.sh $prefix $out/mpi" ;;
         simcheck) cmd="$top/test/simcheck/run.sh $bdir $prefix $out/simcheck" ;;
         insns)  cmd="$top/test/insns/run.sh default $prefix $out/insns ${AVRM_STOCK_PREFIX:-}" ;;
+        heap)   cmd="$top/test/heap/run.sh $prefix $out/heap" ;;
         mpich)  cmd="$top/test/mpich-suite/run.sh $prefix $src $out/mpich-suite" ;;
         mpich-variants) cmd="env AVRM_SUITE_BUILD=$out/mpich-suite/build $top/test/mpich-suite/variants.sh $prefix $src $out/mpich-variants" ;;
         dropin) cmd="$top/test/dropin/run.sh $prefix" ;;
