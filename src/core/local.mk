@@ -21,3 +21,8 @@ noinst_LIBRARIES += libavrm.a libavrm_pic.a
 libavrm_a_SOURCES = $(AVRM_CORE_SOURCES)
 libavrm_pic_a_SOURCES = $(AVRM_CORE_SOURCES)
 libavrm_pic_a_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=hidden
+# libavrm_tsan_pic.a: the same, instrumented for ThreadSanitizer, for the
+# per-VCI TSan build of libmpi (make mpich-tsan); built only when asked
+EXTRA_LIBRARIES = libavrm_tsan_pic.a
+libavrm_tsan_pic_a_SOURCES = $(AVRM_CORE_SOURCES)
+libavrm_tsan_pic_a_CFLAGS = $(AM_CFLAGS) -fPIC -fvisibility=hidden -fsanitize=thread -fno-omit-frame-pointer

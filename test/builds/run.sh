@@ -36,14 +36,23 @@
 #        ASAN_OPTIONS: detect_leaks=0 (MPICH keeps blocks to exit; the debug
 #        flavor's memory dump checks ours), verify_asan_link_order=0 (the
 #        twonics placement preloads nicshim.so ahead of the runtime).
+# tsan   (make mpich-tsan: per-VCI, libmpi and libavrm built with
+#        -fsanitize=thread, no Fortran): our threaded tests (comm/threads,
+#        pt2pt/ondemand_threads: concurrent first contact, group/index_threads:
+#        concurrent index builds) on 1 and 4 VCIs, built with
+#        MPICH_CC="gcc -fsanitize=thread". Every TSan report in their logs
+#        that tsan-mpich.supp does not name fails one check per distinct top
+#        frame, and is called ours when its stack passes through our glue or
+#        libavrm. Control: tsan_control.c (two threads bump a counter with no
+#        lock) must be reported.
 # Ends with "skipped: N" and "N passed, N failed" summed over the parts.
 set -u
-[ $# -eq 4 ] || { echo "usage: $0 debug|fast|vci|asan PREFIX MPICH_SRC OUTDIR" >&2; exit 2; }
+[ $# -eq 4 ] || { echo "usage: $0 debug|fast|vci|asan|tsan PREFIX MPICH_SRC OUTDIR" >&2; exit 2; }
 flavor=$1 prefix=$2 src=$3
 mkdir -p "$4" && out=$(cd "$4" && pwd) || exit 2
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-case $flavor in debug|fast|vci|asan) ;; *) echo "run.sh: flavor debug, fast, vci or asan" >&2; exit 2 ;; esac
+case $flavor in debug|fast|vci|asan|tsan) ;; *) echo "run.sh: flavor debug, fast, vci, asan or tsan" >&2; exit 2 ;; esac
 tp=0 tf=0 ts=0
 part() {  # name command...: run, sum its closing line
     name=$1; shift
@@ -95,6 +104,29 @@ if [ "$flavor" = asan ]; then
     export ASAN_OPTIONS=detect_leaks=0:verify_asan_link_order=0
     control asan_control 1 fail 'heap-buffer-overflow' \
         "an overflow into a heap block during a receive, reported by ASan"
+    finish
+fi
+if [ "$flavor" = tsan ]; then
+    export MPICH_CC="gcc -fsanitize=thread"
+    # exitcode 0: a test fails on its own checks; the reports are counted below
+    export TSAN_OPTIONS="suppressions=$here/tsan-mpich.supp exitcode=0 report_signal_unsafe=0 second_deadlock_stack=1"
+    threaded="comm/threads pt2pt/ondemand_threads group/index_threads"
+    part ours-tsan "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-tsan" $threaded
+    part ours-tsan-4vcis env MPIR_CVAR_CH4_NUM_VCIS=4 "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-tsan-4vcis" $threaded
+    control tsan_control 1 ok 'WARNING: ThreadSanitizer: data race' \
+        "a race between two threads of the program, reported by TSan"
+    # every report: its first frame, and whether its stack passes through ours
+    ours_re='avrm_|ch4_avrm|ofi_avrm_lazy|MPID_Rank_map_index|MPIDI_OFI_av_resolve|MPIDIU_av_'
+    find "$out/mpi-tsan" "$out/mpi-tsan-4vcis" -name '*.log' -exec awk -v ours="$ours_re" '
+        /WARNING: ThreadSanitizer:/ { if (kind != "") print kind "\t" top "\t" mine; kind = $0; sub(/.*ThreadSanitizer: /, "", kind); sub(/ \(pid.*/, "", kind); top = ""; mine = "mpich" }
+        kind != "" && /^ +#[0-9]+ / { if (top == "") top = $2; if ($0 ~ ours) mine = "ours" }
+        /^SUMMARY: ThreadSanitizer/ { if (kind != "") print kind "\t" top "\t" mine; kind = "" }
+        END { if (kind != "") print kind "\t" top "\t" mine }' {} + | sort | uniq -c | sort -rn > "$out/tsan-reports.txt"
+    echo "=== tsan: reports by kind, first frame, whose (count): $out/tsan-reports.txt"
+    cat "$out/tsan-reports.txt"
+    n=$(grep -c . "$out/tsan-reports.txt")
+    if [ "$n" -eq 0 ]; then echo "PASS no ThreadSanitizer report left unsuppressed"; tp=$((tp + 1))
+    else sed 's/^/FAIL tsan: /' "$out/tsan-reports.txt"; tf=$((tf + n)); fi
     finish
 fi
 part ours "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi"
