@@ -15,7 +15,8 @@ p=$(echo "$out" | tail -1 | sed 's/ passed.*//') f=$(echo "$out" | tail -1 | sed
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/same/insns" "$tmp/changed/insns"
 cp "$top/bench/results/insns/SUMMARY.md" "$tmp/same/insns/"
-sed '1s/digest=\([0-9a-f]\)/digest=X/' "$top/bench/results/insns/SUMMARY.md" > "$tmp/changed/insns/SUMMARY.md"
+# one hex digit of the digest changed (0 -> 1, anything else -> 0)
+sed '1{s/digest=0/digest=1/;t;s/digest=[0-9a-f]/digest=0/}' "$top/bench/results/insns/SUMMARY.md" > "$tmp/changed/insns/SUMMARY.md"
 if AVRM_RESULTS_DIR=$tmp/same "$chk" check insns | grep -q '^PASS insns' &&
    AVRM_RESULTS_DIR=$tmp/changed "$chk" check insns | grep -q '^FAIL insns: stale'; then
     echo "PASS control: the insns stamp passes as written and fails with its digest changed"; p=$((p + 1))
