@@ -17,8 +17,9 @@ mkdir -p "$tmp/same/insns" "$tmp/changed/insns"
 cp "$top/bench/results/insns/SUMMARY.md" "$tmp/same/insns/"
 # one hex digit of the digest changed (0 -> 1, anything else -> 0)
 sed '1{s/digest=0/digest=1/;t;s/digest=[0-9a-f]/digest=0/}' "$top/bench/results/insns/SUMMARY.md" > "$tmp/changed/insns/SUMMARY.md"
-if AVRM_RESULTS_DIR=$tmp/same "$chk" check insns | grep -q '^PASS insns' &&
-   AVRM_RESULTS_DIR=$tmp/changed "$chk" check insns | grep -q '^FAIL insns: stale'; then
+same=$(AVRM_RESULTS_DIR=$tmp/same "$chk" check insns)
+changed=$(AVRM_RESULTS_DIR=$tmp/changed "$chk" check insns)
+if echo "$same" | grep -q '^PASS insns' && echo "$changed" | grep -q '^FAIL insns: stale'; then
     echo "PASS control: the insns stamp passes as written and fails with its digest changed"; p=$((p + 1))
 else
     echo "FAIL control: the checker did not tell the insns stamp from a changed copy"; f=$((f + 1))
