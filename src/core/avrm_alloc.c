@@ -1,4 +1,5 @@
 /* avrm_alloc.c - allocation wrappers with failure injection (see avrm_alloc.h). */
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include "avrm_alloc.h"
@@ -12,16 +13,24 @@ void avrm_set_allocator(const avrm_allocator_t *a)
     alloc = a ? *a : libc;
 }
 
-static long fail_after = -1;   /* < 0: never fail */
-static long attempts;
+/* relaxed atomics: allocations come from any thread (per-VCI MPICH), and a
+ * disarmed injector writes nothing shared (make check-tsan found the plain
+ * counter incremented by every allocation) */
+static _Atomic long fail_after = -1;   /* < 0: never fail */
+static _Atomic long attempts;          /* counted while armed */
 
 static int avrm__should_fail(void)
 {
-    attempts++;
-    if (fail_after < 0) return 0;
-    if (fail_after == 0) return 1;
-    fail_after--;
-    return 0;
+    long n = atomic_load_explicit(&fail_after, memory_order_relaxed);
+
+    if (n < 0)
+        return 0;
+    atomic_fetch_add_explicit(&attempts, 1, memory_order_relaxed);
+    while (n > 0)
+        if (atomic_compare_exchange_weak_explicit(&fail_after, &n, n - 1, memory_order_relaxed,
+                                                  memory_order_relaxed))
+            return 0;
+    return n == 0;
 }
 
 void *avrm__malloc(size_t bytes)
@@ -51,11 +60,11 @@ void avrm__free(void *p)
 
 void avrm__alloc_fail_after(long n)
 {
-    fail_after = n;
-    attempts = 0;
+    atomic_store_explicit(&attempts, 0, memory_order_relaxed);
+    atomic_store_explicit(&fail_after, n, memory_order_relaxed);
 }
 
 long avrm__alloc_count(void)
 {
-    return attempts;
+    return atomic_load_explicit(&attempts, memory_order_relaxed);
 }

@@ -6,9 +6,10 @@
  * succeed and makes every later one fail (return NULL) until it is called
  * again with a negative n (= never fail, the default).
  *
- * Thread safety: the failure counter is a plain global meant for
- * single-threaded unit tests; with injection off the wrappers are as
- * thread-safe as malloc. Cost: one counter test per allocation.
+ * Thread safety: the countdown and the attempt counter are relaxed
+ * atomics; with injection off an allocation only loads the countdown and is
+ * as thread-safe as malloc. Cost: one relaxed load per allocation (plus an
+ * atomic add and a compare-exchange while armed).
  */
 #ifndef AVRM_ALLOC_H
 #define AVRM_ALLOC_H
