@@ -34,12 +34,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 ma=$(dpkg-architecture -qDEB_HOST_MULTIARCH)
 P=/usr/lib/$ma/avrm-mpich
 pkgs="libavrm-mpich-dev avrm-mpich libavrm-mpich12"
-pass=0 fail=0
-result() {  # PASS|FAIL name detail
-    echo "$1 $2${3:+: $3}"
-    case $1 in PASS) pass=$((pass + 1)) ;; *) fail=$((fail + 1)) ;; esac
-}
-finish() { echo "$pass passed, $fail failed"; [ $fail -eq 0 ]; exit; }
+. "$here/../checks.sh"
+finish() { results_end; exit; }
 [ "$(id -u)" = 0 ] || { echo "run.sh: needs root (dpkg -i, update-alternatives)" >&2; result FAIL clean "not root"; finish; }
 debs=$(ls "$debdir"/*.deb 2>/dev/null)
 [ "$(echo "$debs" | grep -c .)" -eq 3 ] || { result FAIL clean "expected 3 .deb files in $debdir (make deb)"; finish; }

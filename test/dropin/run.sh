@@ -52,14 +52,7 @@ fortnote="Fortran layer: $(readlink -f "$prefix/lib/libmpichfort.so.12")"
 LD_LIBRARY_PATH=$prefix/lib
 export LD_LIBRARY_PATH
 
-pass=0 fail=0 skip=0 skipped=""
-result() {  # PASS|FAIL|SKIP name detail
-    echo "$1 $2${3:+: $3}"
-    case $1 in
-        PASS) pass=$((pass + 1)) ;; FAIL) fail=$((fail + 1)) ;;
-        *) skip=$((skip + 1)) skipped="$skipped $2" ;;
-    esac
-}
+. "$here/../checks.sh"
 
 # selection: DROPIN_TESTS (default all); selected NAME, else a SKIP
 all="netpipe xdlu xdqr xzlu xCbtest xFbtest nwchem freduce"
@@ -249,6 +242,4 @@ else
 fi
 
 echo "dropin: total $(( $(date +%s) - t0 ))s, output in $out"
-echo "skipped: $skip (listed above:${skipped:- none})"
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+results_end

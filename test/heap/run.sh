@@ -24,10 +24,9 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$top/test/mpienv.sh"
 limit=$(sed -n 's/^limit_bytes_per_peer=//p' "$here/baseline.txt")
-pass=0 fail=0
-result() { echo "$1 $2${3:+: $3}"; case $1 in PASS) pass=$((pass + 1)) ;; *) fail=$((fail + 1)) ;; esac; }
+. "$here/../checks.sh"
 "$prefix/bin/mpicc" -std=gnu11 -O2 -o "$out/ondemand" "$top/bench/real/ondemand.c" > "$out/build.log" 2>&1 ||
-    { result FAIL build "see $out/build.log"; echo "$pass passed, $fail failed"; exit 1; }
+    { result FAIL build "see $out/build.log"; results_end; exit 1; }
 growth() {  # NAME ON_DEMAND(0|1) -> prints bytes per added peer, or nothing
     csv=$out/$1.csv; : > "$csv"
     for np in 4 16; do
@@ -49,5 +48,4 @@ if [ -z "$c" ]; then result FAIL control "no figure (see $out/eager-*.log)"
 elif awk -v g="$c" -v l="$limit" 'BEGIN { exit !(g > l) }'; then
     result PASS control "eager grows $c B per added peer, above the limit: the check sees growth"
 else result FAIL control "eager grows only $c B per added peer: the check cannot tell"; fi
-echo "$pass passed, $fail failed"
-[ $fail -eq 0 ]
+results_end

@@ -37,19 +37,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../mpienv.sh"
 build=$bdir/mpich-build/mpich-patched
 dir=$out/prefix
-pass=0 fail=0 skip=0 skipped=""
-result() {  # PASS|FAIL|SKIP name detail
-    echo "$1 $2${3:+: $3}"
-    case $1 in
-        PASS) pass=$((pass + 1)) ;; FAIL) fail=$((fail + 1)) ;;
-        *) skip=$((skip + 1)) skipped="$skipped $2" ;;
-    esac
-}
-finish() {
-    [ $skip -gt 0 ] && echo "skipped: $skip ($skipped)"
-    echo "$pass passed, $fail failed"
-    [ $fail -eq 0 ]; exit
-}
+. "$here/../checks.sh"
+finish() { results_end; exit; }
 
 rm -rf "$dir"
 # (the build's own libtool files must not learn DIR: prefix= on make's command
