@@ -39,9 +39,12 @@
  * local_ranks (4 B per peer): node ids are internode ranks of the world.
  *
  * Thread safety: build and release are writers (serialize them with the
- * other writers of the context, see avrm_ctx.h; the words' reference count
- * itself is atomic); queries only read the descriptor and its out-of-line
- * words and may run concurrently. A dup shares its source's words.
+ * other writers of the context, see avrm_ctx.h); the words' reference count
+ * and stats.hier_bytes are relaxed atomics, so a dup or the release of one
+ * descriptor may also run beside the build of another (make check-tsan saw
+ * that in MPICH's per-VCI build). Queries only read the
+ * descriptor and its out-of-line words and may run concurrently. A dup
+ * shares its source's words.
  */
 #ifndef AVRM_HIER_H
 #define AVRM_HIER_H
@@ -156,14 +159,28 @@ static inline uint32_t avrm_hier_local_index(const avrm_hier_t *h, uint32_t r)
     }
 }
 
-/* Intranode rank of r on this process's node, -1 when r is elsewhere. */
-static inline int32_t avrm_hier_intranode(const avrm_hier_t *h, uint32_t r)
+/* Intranode rank of r on this process's node, -1 when r is elsewhere.
+ * BLOCK and RUNS: this node's ranks are the local_size consecutive ones from
+ * its first, so one range test answers both (no division, no search; the
+ * shared-memory RMA path asks it per operation). */
+static inline __attribute__((always_inline)) int32_t avrm_hier_intranode(const avrm_hier_t *h,
+                                                                         uint32_t r)
 {
-    if (h->form == AVRM_HIER_NONE)
+    uint32_t d;
+    switch (h->form) {
+    case AVRM_HIER_BLOCK:
+        d = r - h->my_node * h->q;
+        return d < h->local_size ? (int32_t) d : -1;
+    case AVRM_HIER_RUNS:
+        d = r - h->words[h->my_node];
+        return d < h->local_size ? (int32_t) d : -1;
+    case AVRM_HIER_NONE:
         return h->my_node == r ? 0 : -1;
-    if (avrm_hier_internode(h, r) != h->my_node)
-        return -1;
-    return (int32_t) avrm_hier_local_index(h, r);
+    default:                                   /* CYCLIC, TABLE */
+        if (avrm_hier_internode(h, r) != h->my_node)
+            return -1;
+        return (int32_t) avrm_hier_local_index(h, r);
+    }
 }
 
 /* Rank of this node's member i (i < local_size), ascending in i. */

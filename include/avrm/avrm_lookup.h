@@ -1,7 +1,7 @@
 /*
  * avrm_lookup.h - the inline fast path: communicator rank -> (pgid, lpid)
  * -> address word. avrm_map_locate() is the only mode switch; the hot-path
- * classes (avrm__map_hot) are tested before it and use the same per-mode
+ * classes (avrm__map_hot_) are tested before it and use the same per-mode
  * formulas; every lookup is built on these two and the compiler drops what a
  * caller does not use.
  *
@@ -12,14 +12,15 @@
  *
  * Cost: instructions per avrm_map_addr() inlined in a loop, x86_64 gcc 12
  * -O2, measured with callgrind by bench/run-core.sh (loop minus empty loop;
- * bench/results/SUMMARY.md section 4):
- *   hot-path classes (stored AVs): direct 7, offset 7, lut 10, stride 12,
- *                ilut 15, join 15, lut16 18
- *   generic:     except 30, block 30, mlut 32, mlut32 33, grid (3-d) 49,
- *                mseg 61; computed AV: direct 22, stride 23
- * The generic path pays the six class tests (avrm__map_hot, in avrm_path_t
- * order), the PIC jump table and the computed-AV test. avrm_map_ave keeps
- * the generic path out of line (one call).
+ * its "lookup: instructions" table):
+ *   hot-path classes (stored AVs): direct 7, offset 7, lut 10, stride 13,
+ *                ilut 13, join 14, lut16 16
+ *   generic:     except 28, block 28, mlut 30, mlut32 31, grid (3-d) 47,
+ *                mseg 59; computed AV: direct 20, stride 21
+ * The generic path pays the class tests (avrm__map_hot_: a zero test, a
+ * sign, three compares), the PIC jump table and the computed-AV test.
+ * avrm_map_ave keeps the generic path out of line (one call). In libmpi's
+ * MPI_Isend the classes cost what test/insns/baseline-default.csv shows.
  */
 #ifndef AVRM_LOOKUP_H
 #define AVRM_LOOKUP_H
@@ -130,35 +131,71 @@ AVRM_INLINE avrm_lpid_t avrm_map_locate(const avrm_ctx_t *ctx, const avrm_rankma
     __builtin_unreachable();   /* modes are set only by the builder */
 }
 
-/* rank -> (pgid, lpid): for group operations. */
-AVRM_INLINE avrm_lpid_t avrm_map_lpid(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
-                                        uint32_t r, avrm_pgid_t *pgid)
+/* One output of the hot-path classes: rank r's entry word (want_ent, a
+ * constant at every call), or its lpid and group. The entry is loaded in
+ * each class's branch, as a hand-written tree would: one load after the
+ * tree's merge made GCC 12 allocate the MPI_Isend path's registers worse
+ * (2-3 more instructions per call, issue 25). */
+AVRM_INLINE void avrm__hot_out(int want_ent, const avrm_ave_t *ents, avrm_pgid_t g,
+                               avrm_lpid_t l, avrm_ave_t *ent, avrm_lpid_t *lpid,
+                               avrm_pgid_t *pgid)
 {
-    const avrm_ave_t *e;
-    return avrm_map_locate(ctx, m, r, pgid, &e);
+    if (want_ent) {
+        *ent = ents[l];
+    } else {
+        *lpid = l;
+        *pgid = g;
+    }
 }
 
-/* The hot-path classes (avrm_path_t): the entry word of rank r, without the
- * switch, when m's class is not GENERIC; returns 0 otherwise. */
-AVRM_INLINE int avrm__map_hot(const avrm_rankmap_t *m, uint32_t r, avrm_ave_t *ent)
+/* The hot-path classes (avrm_path_t), without the switch: rank r's entry
+ * word (want_ent) or its lpid and group, when m's class is not GENERIC;
+ * returns 0 otherwise. OFFSET by the zero test of the signed class byte,
+ * LUT by its sign, then one compare with JOIN splits STRIDE, JOIN and the
+ * rest (ILUT, LUT16, GENERIC). */
+AVRM_INLINE int avrm__map_hot_(const avrm_rankmap_t *m, uint32_t r, int want_ent,
+                               avrm_ave_t *ent, avrm_lpid_t *lpid, avrm_pgid_t *pgid)
 {
     int p = m->path;
     if (__builtin_expect(p == AVRM_PATH_OFFSET, 1))
-        *ent = m->ents[avrm__lpid_offset(m, r)];
+        avrm__hot_out(want_ent, m->ents, m->pgid, avrm__lpid_offset(m, r), ent, lpid, pgid);
     else if (p < 0)                                          /* AVRM_PATH_LUT */
-        *ent = m->ents[avrm__lpid_lut(m, r)];
-    else if (p == AVRM_PATH_STRIDE)
-        *ent = m->ents[avrm__lpid_stride(m, r)];
-    else if (p == AVRM_PATH_JOIN)
-        *ent = r < m->u.join.first1 ? m->ents[(uint32_t) m->u.join.delta0 + r]
-                                    : m->u.join.ents1[(uint32_t) m->u.join.delta1 + r];
-    else if (p == AVRM_PATH_ILUT)
-        *ent = m->ents[avrm__lpid_ilut(m, r)];
+        avrm__hot_out(want_ent, m->ents, m->pgid, avrm__lpid_lut(m, r), ent, lpid, pgid);
+    else if (p <= AVRM_PATH_JOIN) {
+        if (p < AVRM_PATH_JOIN)                              /* AVRM_PATH_STRIDE */
+            avrm__hot_out(want_ent, m->ents, m->pgid, avrm__lpid_stride(m, r), ent, lpid, pgid);
+        else if (r < m->u.join.first1)
+            avrm__hot_out(want_ent, m->ents, m->pgid, (uint32_t) m->u.join.delta0 + r,
+                          ent, lpid, pgid);
+        else
+            avrm__hot_out(want_ent, m->u.join.ents1, m->u.join.pgid1,
+                          (uint32_t) m->u.join.delta1 + r, ent, lpid, pgid);
+    } else if (p < AVRM_PATH_LUT16)                          /* AVRM_PATH_ILUT */
+        avrm__hot_out(want_ent, m->ents, m->pgid, avrm__lpid_ilut(m, r), ent, lpid, pgid);
     else if (p == AVRM_PATH_LUT16)
-        *ent = m->ents[avrm__lpid_lut16(m, r)];
+        avrm__hot_out(want_ent, m->ents, m->pgid, avrm__lpid_lut16(m, r), ent, lpid, pgid);
     else
         return 0;
     return 1;
+}
+
+/* The entry word of rank r through the hot-path classes; 0: GENERIC. */
+AVRM_INLINE int avrm__map_hot(const avrm_rankmap_t *m, uint32_t r, avrm_ave_t *ent)
+{
+    return avrm__map_hot_(m, r, 1, ent, NULL, NULL);
+}
+
+/* rank -> (pgid, lpid): for group operations and CH4's rank -> lpid (the
+ * active-message and shared-memory paths): the hot-path classes first, as
+ * in avrm_map_ave, then the mode switch. */
+AVRM_INLINE avrm_lpid_t avrm_map_lpid(const avrm_ctx_t *ctx, const avrm_rankmap_t *m,
+                                        uint32_t r, avrm_pgid_t *pgid)
+{
+    avrm_lpid_t l;
+    if (avrm__map_hot_(m, r, 0, NULL, &l, pgid))
+        return l;
+    const avrm_ave_t *e;
+    return avrm_map_locate(ctx, m, r, pgid, &e);
 }
 
 /* avrm_map_ave's GENERIC class, out of line (avrm_map.c): the switch and the

@@ -150,8 +150,10 @@ typedef enum avrm_mode {
  *   JOIN    JOIN, both AVs stored: r < first1 ? ents[r + delta0]
  *                                             : ents1[r + delta1]
  *   GENERIC everything else: avrm_map_locate()'s switch, then the AV test.
- * They are tested in the order of this enum. OFFSET is zero and LUT
- * negative, so one `test` of the signed byte decides both at once.
+ * The values make the tests few (avrm__map_hot_): OFFSET is zero and LUT
+ * negative, so one `test` of the signed byte decides both; then one compare
+ * with JOIN splits STRIDE (below), JOIN and the rest (above: ILUT, LUT16,
+ * GENERIC, tested in that order). Renumbering them changes every lookup.
  */
 typedef enum avrm_path {
     AVRM_PATH_LUT = -1,

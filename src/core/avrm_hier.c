@@ -151,8 +151,8 @@ avrm_status_t avrm_hier_build(avrm_ctx_t *ctx, uint32_t n, uint32_t my_rank, uin
         if (h.form == AVRM_HIER_RUNS)
             w[h.nnodes] = n;
         h.words = w;
-        if (ctx)
-            ctx->stats.hier_bytes += avrm_hier_bytes(&h);
+        if (ctx)                /* relaxed atomic: a release may run in another thread */
+            __atomic_fetch_add(&ctx->stats.hier_bytes, avrm_hier_bytes(&h), __ATOMIC_RELAXED);
     }
     avrm__free(node_idx);
     *out = h;
@@ -170,7 +170,7 @@ void avrm_hier_release(avrm_ctx_t *ctx, avrm_hier_t *h)
 {
     if (h->words && __atomic_sub_fetch(words_refs(h->words), 1, __ATOMIC_ACQ_REL) == 0) {
         if (ctx)
-            ctx->stats.hier_bytes -= avrm_hier_bytes(h);
+            __atomic_fetch_sub(&ctx->stats.hier_bytes, avrm_hier_bytes(h), __ATOMIC_RELAXED);
         avrm__free(words_refs(h->words));
     }
     hier_none(1, 0, h);

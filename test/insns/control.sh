@@ -3,7 +3,7 @@
 # instructions slower.
 #   control.sh PREFIX OBJDIR OUT        (make check-insns-control)
 # Copies include/ to OUT/inc with two nops in the OFFSET class of
-# avrm__map_hot (include/avrm/avrm_lookup.h), recompiles the two objects of
+# avrm__map_hot_ (include/avrm/avrm_lookup.h), recompiles the two objects of
 # OBJDIR (PREFIX's build tree) that hold MPI_Isend's and MPI_Put's paths
 # (src/binding/c/pt2pt/isend.c, src/binding/c/rma/put.c) against it,
 # relinks libmpi into OUT/lib, restores OBJDIR (the two objects rebuilt from
@@ -24,12 +24,12 @@ python3 - "$out/inc/avrm/avrm_lookup.h" <<'EOF' || fail "could not seed the slow
 import sys
 p = sys.argv[1]; s = open(p).read()
 old = """    if (__builtin_expect(p == AVRM_PATH_OFFSET, 1))
-        *ent = m->ents[avrm__lpid_offset(m, r)];"""
+        avrm__hot_out(want_ent, m->ents, m->pgid, avrm__lpid_offset(m, r), ent, lpid, pgid);"""
 new = """    if (__builtin_expect(p == AVRM_PATH_OFFSET, 1)) {
         __asm__ volatile ("nop\\n\\tnop");     /* the control: 2 instructions */
-        *ent = m->ents[avrm__lpid_offset(m, r)];
+        avrm__hot_out(want_ent, m->ents, m->pgid, avrm__lpid_offset(m, r), ent, lpid, pgid);
     }"""
-if old not in s: sys.exit("the OFFSET class of avrm__map_hot is not where the control expects it")
+if old not in s: sys.exit("the OFFSET class of avrm__map_hot_ is not where the control expects it")
 open(p, "w").write(s.replace(old, new))
 EOF
 cppflags=$(sed -n 's/^CPPFLAGS = //p' "$obj/Makefile" | sed "s|-I$top/include|-I$out/inc|")
