@@ -78,19 +78,19 @@ static inline int avrm_locality_has(const avrm_locality_t *loc, avrm_lpid_t lpid
 /* Address word of lpid (no range check: the caller validated the rank). */
 static inline uint64_t avrm_av_addr(const avrm_av_t *av, avrm_lpid_t lpid)
 {
-    return av->entries ? avrm_ave_addr(av->entries[lpid]) : (uint64_t) lpid;
+    return av->entries ? avrm_ave_addr(avrm_ave_load(&av->entries[lpid])) : (uint64_t) lpid;
 }
 
 static inline int avrm_av_is_local(const avrm_av_t *av, avrm_lpid_t lpid)
 {
-    return av->entries ? (av->entries[lpid] & AVRM_AVE_LOCAL) != 0
+    return av->entries ? (avrm_ave_load(&av->entries[lpid]) & AVRM_AVE_LOCAL) != 0
                        : avrm_locality_has(&av->local, lpid);
 }
 
 /* The entry word of lpid: address << 1 | local bit (made up for a computed AV). */
 static inline avrm_ave_t avrm_av_ave(const avrm_av_t *av, avrm_lpid_t lpid)
 {
-    return av->entries ? av->entries[lpid]
+    return av->entries ? avrm_ave_load(&av->entries[lpid])
                        : avrm_ave_make(lpid, avrm_locality_has(&av->local, lpid));
 }
 

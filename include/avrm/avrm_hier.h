@@ -141,12 +141,19 @@ static inline uint32_t avrm_hier_internode(const avrm_hier_t *h, uint32_t r)
 /* Intranode rank of r, a rank known to be on this process's node (the
  * shared-memory send path asks only about such ranks): a subtraction for
  * BLOCK and RUNS, a division for CYCLIC, O(log local_size) for TABLE. */
+/* BLOCK and RUNS only: this node's ranks are the local_size consecutive
+ * ones from this one. (Inside a switch on the form the test folds away.) */
+static inline uint32_t avrm__hier_run_first(const avrm_hier_t *h)
+{
+    return h->form == AVRM_HIER_BLOCK ? h->my_node * h->q : h->words[h->my_node];
+}
+
 static inline uint32_t avrm_hier_local_index(const avrm_hier_t *h, uint32_t r)
 {
     switch (h->form) {
-    case AVRM_HIER_BLOCK:  return r - h->my_node * h->q;
+    case AVRM_HIER_BLOCK:  return r - avrm__hier_run_first(h);
     case AVRM_HIER_CYCLIC: return r / h->nnodes;
-    case AVRM_HIER_RUNS:   return r - h->words[h->my_node];
+    case AVRM_HIER_RUNS:   return r - avrm__hier_run_first(h);
     case AVRM_HIER_TABLE: {                   /* local[] is sorted */
         uint32_t lo = 0, hi = h->local_size;
         while (lo < hi) {
@@ -169,10 +176,10 @@ static inline __attribute__((always_inline)) int32_t avrm_hier_intranode(const a
     uint32_t d;
     switch (h->form) {
     case AVRM_HIER_BLOCK:
-        d = r - h->my_node * h->q;
+        d = r - avrm__hier_run_first(h);
         return d < h->local_size ? (int32_t) d : -1;
     case AVRM_HIER_RUNS:
-        d = r - h->words[h->my_node];
+        d = r - avrm__hier_run_first(h);
         return d < h->local_size ? (int32_t) d : -1;
     case AVRM_HIER_NONE:
         return h->my_node == r ? 0 : -1;
@@ -192,6 +199,21 @@ static inline uint32_t avrm_hier_local_member(const avrm_hier_t *h, uint32_t i)
     case AVRM_HIER_RUNS:   return h->words[h->my_node] + i;
     case AVRM_HIER_TABLE:  return h->words[i];
     default:               return h->my_node;
+    }
+}
+
+/* This node's first rank when its ranks are consecutive, else -1: a local
+ * rank r's local index is then r - first (what avrm_hier_local_index
+ * answers, without the switch). O(1). */
+static inline int64_t avrm_hier_local_first(const avrm_hier_t *h)
+{
+    switch (h->form) {
+    case AVRM_HIER_BLOCK:
+    case AVRM_HIER_RUNS:   return avrm__hier_run_first(h);
+    case AVRM_HIER_TABLE:                      /* local[] is sorted */
+        return h->words[h->local_size - 1] - h->words[0] == h->local_size - 1 ? (int64_t) h->words[0] : -1;
+    case AVRM_HIER_CYCLIC: return h->local_size == 1 ? (int64_t) h->my_node : -1;
+    default:               return h->my_node;  /* NONE: this process alone */
     }
 }
 

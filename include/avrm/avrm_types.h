@@ -63,6 +63,14 @@ static inline avrm_ave_t avrm_ave_make(uint64_t addr, int is_local)
     return addr << 1 | (is_local ? AVRM_AVE_LOCAL : 0);
 }
 static inline uint64_t avrm_ave_addr(avrm_ave_t e) { return e >> 1; }
+/* A lock-free reader's load of a stored entry word: relaxed atomic, the
+ * partner of avrm_av_set's release store (a pending word becomes resolved
+ * while other threads send). One plain mov on x86-64 and AArch64; what it
+ * adds is that the compiler may not tear, repeat or invent the load. */
+static inline avrm_ave_t avrm_ave_load(const avrm_ave_t *e)
+{
+    return __atomic_load_n(e, __ATOMIC_RELAXED);
+}
 /* the word of a peer whose address is resolved on first contact */
 static inline avrm_ave_t avrm_ave_make_pending(uint32_t lpid, int is_local)
 {

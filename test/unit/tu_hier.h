@@ -76,7 +76,7 @@ static inline void tu_href_free(tu_href_t *f)
 /* answers of h (built for process me of placement p) that differ from the
  * reference: form, bytes, sizes, every rank's intranode and internode rank,
  * the members (and each member's local index), the leaders,
- * node-consecutiveness */
+ * node-consecutiveness, my node's first rank when consecutive */
 static inline uint32_t tu_hier_mismatches(const avrm_hier_t *h, const tu_place_t *p, uint32_t me)
 {
     tu_href_t f;
@@ -97,6 +97,9 @@ static inline uint32_t tu_hier_mismatches(const avrm_hier_t *h, const tu_place_t
             bad += avrm_hier_leader(h, e) != f.leader[e];
         bad += avrm_hier_is_consecutive(h) !=
                (f.form == AVRM_HIER_BLOCK || f.form == AVRM_HIER_RUNS);
+        /* my node's first rank when its members are consecutive, else -1 */
+        int64_t first = f.local[f.nlocal - 1] - f.local[0] == f.nlocal - 1 ? (int64_t) f.local[0] : -1;
+        bad += avrm_hier_local_first(h) != first;
     }
     tu_href_free(&f);
     return bad;
