@@ -15,7 +15,11 @@
  * them, builds regular and irregular maps over them and over the readers'
  * maps (children that share a reader map's table, dups, multi-group maps
  * with a reader map as a parent), checks and releases them, and destroys
- * half of its AVs. It never releases a map or destroys an AV a reader uses,
+ * half of its AVs, and resolves, one by one, the peers of an AV whose words
+ * start pending (on-demand addressing: first contact in CH4 is such a
+ * writer, under its lock, while other threads send to the same peers).
+ * Readers of that AV accept the pending or the resolved word, and after the
+ * writer's end only the resolved one. It never releases a map or destroys an AV a reader uses,
  * so every race TSan reports is one in libavrm under its own rule, and
  * every wrong answer a bug. Two cases: default parameters with a computed
  * AV, and tables only (every irregular map a table, no ILUT/LUT16/MSEG).
@@ -28,13 +32,16 @@
 #include "tu_gen.h"
 
 #define NREADERS    3
-#define WRITER_AVS  300     /* pgids 4..303: ctx->avs grows 4 -> 512 slots */
+#define WRITER_AVS  300     /* pgids 5..304: ctx->avs grows 5 -> 512 slots */
 #define W           600     /* world (pgid 0) */
 #define G1          200     /* spawned groups: pgid 1 and 2 stored, */
 #define G2          90
 #define G3          120     /* pgid 3 computed when the case allows it */
 #define G3_LOCAL_FIRST 30   /* pgid 3's locality: a RANGE of 20 members */
 #define G3_LOCAL_COUNT 20
+#define LZ          64      /* pgid 4: every word pending until the writer resolves it */
+#define LZ_PG       4
+#define NPG         5       /* pgids made before the threads */
 #define MAXPG       1024
 
 /* Which groups are computed: written before the threads start (0-3) or by
@@ -58,13 +65,14 @@ typedef struct rmap {
     avrm_ave_t *ave;             /* rank -> entry word */
     avrm_rank_index_t *idx;      /* built by the main thread (a writer call) */
     int needs_index;
+    int lazy;                    /* over pgid LZ_PG: a word may still be pending */
 } rmap_t;
 
-#define NMAPS 9
+#define NMAPS 10
 static avrm_ctx_t *ctx;
 static rmap_t maps[NMAPS];
 static int nmaps;
-static avrm_av_t *av_of[4];      /* pgids 0-3, for avrm_av_addr/is_local */
+static avrm_av_t *av_of[NPG];    /* pgids 0-4, for avrm_av_addr/is_local */
 static atomic_int readers_started, writer_done;
 
 typedef struct reader {
@@ -80,8 +88,18 @@ static void note(reader_t *rd, const rmap_t *t, uint32_t r, const char *what)
                  avrm_mode_name((avrm_mode_t) t->m.mode), r, what);
 }
 
-/* One pass of a reader over every rank of every reader map. */
-static void reader_pass(reader_t *rd)
+/* Is got rank r's entry word, or, on a lazy map before the writer's end
+ * (!final), the pending word of the same peer? */
+static int ave_ok(const rmap_t *t, uint32_t r, avrm_ave_t got, int final)
+{
+    if (got == t->ave[r]) return 1;
+    return t->lazy && !final &&
+           got == avrm_ave_make_pending(t->ref[r].lpid, (int) (t->ave[r] & AVRM_AVE_LOCAL));
+}
+
+/* One pass of a reader over every rank of every reader map; final: the
+ * writer has finished (every pending word must be resolved). */
+static void reader_pass(reader_t *rd, int final)
 {
     for (int k = 0; k < nmaps; k++) {
         const rmap_t *t = &maps[k];
@@ -94,15 +112,22 @@ static void reader_pass(reader_t *rd)
             if (avrm_map_lpid_checked(ctx, m, (int) r, &gp) != AVRM_OK || gp.pgid != g ||
                 gp.lpid != l)
                 note(rd, t, r, "lpid_checked");
-            if (avrm_map_ave(ctx, m, r) != t->ave[r]) note(rd, t, r, "ave");
-            if (avrm_map_addr(ctx, m, r) != t->ave[r] >> 1) note(rd, t, r, "addr");
+            avrm_ave_t e = avrm_map_ave(ctx, m, r);
+            if (!ave_ok(t, r, e, final)) note(rd, t, r, final ? "ave (final)" : "ave");
+            uint64_t a = avrm_map_addr(ctx, m, r);
+            if (a != t->ave[r] >> 1 && !(t->lazy && !final && a == e >> 1))
+                note(rd, t, r, "addr");
             if (avrm_map_is_local(ctx, m, r) != (int) (t->ave[r] & 1)) note(rd, t, r, "is_local");
             if (avrm_map_find(ctx, m, t->idx, t->ref[r]) != r) note(rd, t, r, "find");
             /* without the index: closed form, or a linear search (1 rank in 16) */
             if ((!t->needs_index || r % 16 == 0) && avrm_map_find(ctx, m, NULL, t->ref[r]) != r)
                 note(rd, t, r, "find without index");
-            if (g < 4 && avrm_av_addr(av_of[g], l) != t->ave[r] >> 1) note(rd, t, r, "av_addr");
-            if (g < 4 && avrm_av_is_local(av_of[g], l) != (int) (t->ave[r] & 1))
+            if (g < NPG && avrm_av_addr(av_of[g], l) != t->ave[r] >> 1 &&
+                !ave_ok(t, r, avrm_av_addr(av_of[g], l) << 1 | (t->ave[r] & 1), final))
+                note(rd, t, r, "av_addr");
+            if (g < NPG && !ave_ok(t, r, avrm_av_ave(av_of[g], l), final))
+                note(rd, t, r, "av_ave");
+            if (g < NPG && avrm_av_is_local(av_of[g], l) != (int) (t->ave[r] & 1))
                 note(rd, t, r, "av_is_local");
         }
         avrm_gpid_t gp, absent = { .lpid = 0, .pgid = 0xfffe };
@@ -118,10 +143,10 @@ static void *reader_main(void *arg)
     reader_t *rd = arg;
     atomic_fetch_add(&readers_started, 1);
     do {
-        reader_pass(rd);
+        reader_pass(rd, 0);
         rd->passes++;
     } while (!atomic_load(&writer_done));
-    reader_pass(rd);             /* one more after the writer's last change */
+    reader_pass(rd, 1);          /* one more after the writer's last change */
     rd->passes++;
     return NULL;
 }
@@ -152,7 +177,12 @@ static void *writer_main(void *arg)
     uint32_t navs_seen = ctx->navs;
     while (atomic_load(&readers_started) < NREADERS) sched_yield();
     for (uint32_t k = 0; k < WRITER_AVS; k++) {
-        avrm_pgid_t pg = (avrm_pgid_t) (4 + k);
+        /* first contact with one more peer of the lazy AV (all by k = 256) */
+        uint32_t lz = k / (WRITER_AVS / LZ);
+        if (k % (WRITER_AVS / LZ) == 0 && lz < LZ &&
+            avrm_av_set(av_of[LZ_PG], lz, tu_addr(LZ_PG, lz), tu_local(LZ_PG, lz), NULL) != AVRM_OK)
+            writer_errors++;
+        avrm_pgid_t pg = (avrm_pgid_t) (NPG + k);
         uint32_t size = 5 + k % 40;
         int comp = computed_ok && k % 4 == 3;
         avrm_av_params_t ap = { .size = size, .pgid = pg, .computed = (uint8_t) comp,
@@ -261,7 +291,7 @@ static void add_map(avrm_status_t st, const avrm_gpid_t *ref, uint32_t n)
 
 static void run_case(const avrm_params_t *p, int computed)
 {
-    static const uint32_t gsize[4] = { W, G1, G2, G3 };
+    static const uint32_t gsize[NPG] = { W, G1, G2, G3, LZ };
     avrm_gpid_t ref[W + G1];
     avrm_src_t src[W + G1];
     int32_t map[W];
@@ -274,7 +304,7 @@ static void run_case(const avrm_params_t *p, int computed)
     writer_navs_grew = 0;
     tu_srand(4242);
     CHECK(avrm_ctx_create(p, &ctx) == AVRM_OK);
-    for (avrm_pgid_t g = 0; g < 4; g++) {
+    for (avrm_pgid_t g = 0; g < NPG; g++) {
         int comp = computed && g == 3;
         avrm_av_params_t ap = { .size = gsize[g], .pgid = g, .computed = (uint8_t) comp,
                                 .local = { .kind = AVRM_LOCAL_RANGE, .first = G3_LOCAL_FIRST,
@@ -283,7 +313,9 @@ static void run_case(const avrm_params_t *p, int computed)
         CHECK((av_of[g]->entries == NULL) == comp);
         computed_pg[g] = (uint8_t) comp;
         for (uint32_t l = 0; l < gsize[g] && !comp; l++)
-            avrm_av_set(av_of[g], l, tu_addr(g, l), tu_local(g, l), NULL);
+            CHECK((g == LZ_PG ? avrm_av_set_pending(av_of[g], l, tu_local(g, l))
+                              : avrm_av_set(av_of[g], l, tu_addr(g, l), tu_local(g, l), NULL)) ==
+                  AVRM_OK);
     }
     /* the reader maps; children are built as child rank -> parent rank over
      * the world's DIRECT map (maps[0]), so their gpids are the parent ranks */
@@ -347,6 +379,10 @@ static void run_case(const avrm_params_t *p, int computed)
     n = 0;
     for (uint32_t l = 1; l < G2; l += 2) ref[n++] = (avrm_gpid_t) { .lpid = l, .pgid = 2 };
     add_map(avrm_map_build_gpids(ctx, ref, n, &maps[nmaps].m), ref, n);
+    /* 9: the lazy AV's group (direct), its words resolved by the writer */
+    for (uint32_t l = 0; l < LZ; l++) ref[l] = (avrm_gpid_t) { .lpid = l, .pgid = LZ_PG };
+    maps[nmaps].lazy = 1;
+    add_map(avrm_map_init_group(ctx, LZ_PG, &maps[nmaps].m), ref, LZ);
     avrm_map_release(ctx, &g1);
     avrm_map_release(ctx, &g2);
     avrm_map_release(ctx, &g3);
@@ -355,7 +391,7 @@ static void run_case(const avrm_params_t *p, int computed)
     /* the references hold before any thread starts */
     reader_t rd[NREADERS];
     memset(rd, 0, sizeof(rd));
-    reader_pass(&rd[0]);
+    reader_pass(&rd[0], 0);
     CHECK(rd[0].bad == 0);
     if (rd[0].bad) fprintf(stderr, "  before the threads: %s\n", rd[0].first);
     memset(rd, 0, sizeof(rd));
