@@ -239,5 +239,41 @@ int main(int argc, char **argv)
     preset(st, 1);
     MPI_Wait(&rq[0], &st[0]);
     check(&st[0], "MPI_Irecv + MPI_Wait after MPI_Sendrecv");
+
+    /* Collectives whose algorithms receive from MPI_PROC_NULL inside, each
+     * checked before the next: a neighbour alltoall on a non-periodic ring
+     * (schedule receives from MPI_PROC_NULL) and an intercomm MPI_Alltoall of
+     * unequal groups (pairwise exchange: MPIC_Sendrecv from MPI_PROC_NULL,
+     * then MPIC_Wait on the returned request). They must leave the shared
+     * null receive as it was: a write into its status (patch 0012's first
+     * version let MPIC_Wait clear the tag's error bits, turning MPI_ANY_TAG
+     * into -1610612737) shows in every later MPI_Irecv. */
+    MPI_Comm ring;
+    int dims[1] = { av_wsize }, periods[1] = { 0 }, sn[2] = { 1, 2 }, rn[2];
+    MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
+    MPI_Neighbor_alltoall(sn, 1, MPI_INT, rn, 1, MPI_INT, ring);
+    MPI_Comm_free(&ring);
+    MPI_Irecv(buf, 4, MPI_INT, MPI_PROC_NULL, 5, MPI_COMM_WORLD, &rq[0]);
+    preset(st, 1);
+    MPI_Wait(&rq[0], &st[0]);
+    check(&st[0], "MPI_Irecv + MPI_Wait after MPI_Neighbor_alltoall on a non-periodic ring");
+    if (av_wsize >= 3) {
+        MPI_Comm half, inter;
+        int first = av_wrank == 0, rsize, *sa, *ra;
+        MPI_Comm_split(MPI_COMM_WORLD, first, av_wrank, &half);
+        MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, first ? 1 : 0, 77, &inter);
+        MPI_Comm_remote_size(inter, &rsize);
+        sa = calloc((size_t) rsize, sizeof(int));
+        ra = calloc((size_t) rsize, sizeof(int));
+        MPI_Alltoall(sa, 1, MPI_INT, ra, 1, MPI_INT, inter);
+        free(sa);
+        free(ra);
+        MPI_Comm_free(&inter);
+        MPI_Comm_free(&half);
+        MPI_Irecv(buf, 4, MPI_INT, MPI_PROC_NULL, 5, MPI_COMM_WORLD, &rq[0]);
+        preset(st, 1);
+        MPI_Wait(&rq[0], &st[0]);
+        check(&st[0], "MPI_Irecv + MPI_Wait after an intercomm MPI_Alltoall of unequal groups");
+    }
     return av_finalize();
 }
