@@ -40,7 +40,8 @@
 #        -fsanitize=thread, no Fortran): our threaded tests (comm/threads,
 #        pt2pt/ondemand_threads: concurrent first contact, group/index_threads:
 #        concurrent index builds) on 1 and 4 VCIs, built with
-#        MPICH_CC="gcc -fsanitize=thread". Every TSan report in their logs
+#        MPICH_CC="gcc -fsanitize=thread". Every TSan report (one file per
+#        process: TSAN_OPTIONS log_path, OUTDIR/tsan-1vci and tsan-4vcis)
 #        that tsan-mpich.supp does not name fails one check per distinct top
 #        frame, and is called ours when its stack passes through our glue or
 #        libavrm. Control: tsan_control.c (two threads bump a counter with no
@@ -111,13 +112,20 @@ if [ "$flavor" = tsan ]; then
     # exitcode 0: a test fails on its own checks; the reports are counted below
     export TSAN_OPTIONS="suppressions=$here/tsan-mpich.supp exitcode=0 report_signal_unsafe=0 second_deadlock_stack=1"
     threaded="comm/threads pt2pt/ondemand_threads group/index_threads"
-    part ours-tsan "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-tsan" $threaded
-    part ours-tsan-4vcis env MPIR_CVAR_CH4_NUM_VCIS=4 "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-tsan-4vcis" $threaded
+    # one report file per process (log_path): ranks writing to one stderr
+    # interleave their reports line by line
+    rm -rf "$out/tsan-1vci" "$out/tsan-4vcis"; mkdir -p "$out/tsan-1vci" "$out/tsan-4vcis"
+    part ours-tsan env TSAN_OPTIONS="$TSAN_OPTIONS log_path=$out/tsan-1vci/r" \
+        "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-tsan" $threaded
+    part ours-tsan-4vcis env MPIR_CVAR_CH4_NUM_VCIS=4 TSAN_OPTIONS="$TSAN_OPTIONS log_path=$out/tsan-4vcis/r" \
+        "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-tsan-4vcis" $threaded
     control tsan_control 1 ok 'WARNING: ThreadSanitizer: data race' \
         "a race between two threads of the program, reported by TSan"
-    # every report: its first frame, and whether its stack passes through ours
-    ours_re='avrm_|ch4_avrm|ofi_avrm_lazy|MPID_Rank_map_index|MPIDI_OFI_av_resolve|MPIDIU_av_'
-    find "$out/mpi-tsan" "$out/mpi-tsan-4vcis" -name '*.log' -exec awk -v ours="$ours_re" '
+    # every report: its first frame, and whether a frame of either stack is
+    # ours (libavrm: include/avrm, src/core, avrm_*; the glue's files and
+    # functions; MPICH functions our patches rewrote around libavrm)
+    ours_re='avrm_|/avrm/|src/core/|ch4_avrm|ofi_avrm_lazy|MPID_Rank_map_|MPIDI_OFI_av_resolve|resolve_locked|MPIDIU_av_|MPIDIU_comm_|MPIDIU_lpid_|MPIDI_comm_create_rank_map|MPIR_Group_index|MPIR_Find_hierarchy'
+    find "$out/tsan-1vci" "$out/tsan-4vcis" -type f -exec awk -v ours="$ours_re" '
         /WARNING: ThreadSanitizer:/ { if (kind != "") print kind "\t" top "\t" mine; kind = $0; sub(/.*ThreadSanitizer: /, "", kind); sub(/ \(pid.*/, "", kind); top = ""; mine = "mpich" }
         kind != "" && /^ +#[0-9]+ / { if (top == "") top = $2; if ($0 ~ ours) mine = "ours" }
         /^SUMMARY: ThreadSanitizer/ { if (kind != "") print kind "\t" top "\t" mine; kind = "" }
