@@ -109,6 +109,9 @@ if [ "$flavor" = asan ]; then
 fi
 if [ "$flavor" = tsan ]; then
     export MPICH_CC="gcc -fsanitize=thread"
+    # TSan slows these 3-8x: ondemand_threads 8 over tcp;ofi_rxm on 4 VCIs
+    # took 78 s alone on 2 cores (2026-11-26), past runtests' 60 s
+    export AVTEST_TIMEOUT=${AVTEST_TIMEOUT:-240}
     # exitcode 0: a test fails on its own checks; the reports are counted below
     export TSAN_OPTIONS="suppressions=$here/tsan-mpich.supp exitcode=0 report_signal_unsafe=0 second_deadlock_stack=1"
     threaded="comm/threads pt2pt/ondemand_threads group/index_threads"
