@@ -75,6 +75,10 @@ export MPITEST_TIMEOUT
 jobs=${SUITE_JOBS:-$(nproc 2>/dev/null || echo 2)}
 bld=$out/build
 log() { echo "mpich-suite: $*"; }
+# a selection of no directory (SUITE_DIRS=" ") is a failure, not "0 passed"
+if [ -z "$(echo $dirs)" ]; then
+    log "SUITE_DIRS selects no directory"; echo "0 passed, 1 failed"; exit 1
+fi
 
 # CI subset: tests left out of the default run, "dir/name reason" (every np);
 # SUITE_FULL=1 runs them.
