@@ -64,7 +64,7 @@ bench-vci: mpich-vci mpich-vci-stock
 		$(top_srcdir)/bench/real/run-real.sh $(abs_top_builddir)/bench/out/vci/4vci
 
 # Issue 14: heap per created communicator/group/window against P, emulated
-# nodes of 8, ours vs stock vs Open MPI: bench/out/comm-memory/slopes.csv
+# nodes of 8, ours vs stock vs Open MPI: bench/results/comm-memory/slopes.csv
 # (bytes per process of the world, least squares) and slopes.png; creation
 # time at 16 and 64 ranks (ctime.csv); libfabric's AV per peer (fiav.csv)
 bench-comm-memory:
@@ -72,17 +72,19 @@ bench-comm-memory:
 	STEPS="fiav heap ctime" HEAP_NPS="8 16 32 64 128" HEAP_K="40 40 40 40 20" HEAP_NODE_SIZE=8 \
 	CT_NPS="16 64" CT_REPS=3 CT_K=20 \
 	HEAP_SHAPES=dup,oddeven,cart,cartrows,win,comm_group,range_incl,group_rand,group_excl \
-		$(top_srcdir)/bench/real/run-real.sh $(abs_top_builddir)/bench/out/comm-memory
-	python3 $(top_srcdir)/bench/real/commslope.py $(abs_top_builddir)/bench/out/comm-memory
+		$(top_srcdir)/bench/real/run-real.sh $(abs_top_builddir)/bench/results/comm-memory
+	python3 $(top_srcdir)/bench/real/commslope.py $(abs_top_builddir)/bench/results/comm-memory
+	$(top_srcdir)/maint/results-stamp.py write comm-memory $(abs_top_builddir)/bench/results/comm-memory/SUMMARY.md
 
 # Issue 14: group lookup time (translate, compare, union), ours vs stock,
-# interleaved rounds: bench/out/group-time/SUMMARY.md
+# interleaved rounds: bench/results/group-time/SUMMARY.md (stamped)
 bench-group-time:
-	$(top_srcdir)/bench/real/run-grouptime.sh $(MPICH_PATCHED) $(MPICH_STOCK) $(abs_top_builddir)/bench/out/group-time
+	$(top_srcdir)/bench/real/run-grouptime.sh $(MPICH_PATCHED) $(MPICH_STOCK) $(abs_top_builddir)/bench/results/group-time
 # Issue 14: instructions per MPI_Group_translate_ranks call (callgrind on
-# rank 0; deterministic), ours vs stock: bench/out/group-insns/groupinsns.csv
+# rank 0; deterministic), ours vs stock: bench/results/group-insns (groupinsns.csv,
+# SUMMARY.md, stamped)
 bench-group-insns:
-	$(top_srcdir)/bench/real/run-groupinsns.sh $(MPICH_PATCHED) $(MPICH_STOCK) $(abs_top_builddir)/bench/out/group-insns
+	$(top_srcdir)/bench/real/run-groupinsns.sh $(MPICH_PATCHED) $(MPICH_STOCK) $(abs_top_builddir)/bench/results/group-insns
 
 bench-real:
 	MPICH_PATCHED=$(MPICH_PATCHED) MPICH_STOCK=$(MPICH_STOCK) REPORT_COMMAND="make bench-real" \

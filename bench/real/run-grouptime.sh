@@ -2,14 +2,15 @@
 # Group lookup time, ours vs stock MPICH 4.0.2 (issue 14): grouptime.c at
 # each of NPS, REPS calls per figure (median), ROUNDS interleaved rounds of
 # (ours, stock) per np; writes OUTDIR/grouptime.csv and OUTDIR/SUMMARY.md
-# (median over rounds of each figure, ours/stock).
+# (median over rounds of each figure, ours/stock); stamped for make check's
+# staleness check when OUTDIR is bench/results/group-time (make bench-group-time).
 #   run-grouptime.sh OURS_PREFIX STOCK_PREFIX OUTDIR
 # Env: NPS (default "16 64"), REPS (default 200), ROUNDS (default 3).
 set -eu
 ours=$1 stock=$2 out=$3
 top=$(cd "$(dirname "$0")/../.." && pwd)
 : "${NPS:=16 64}" "${REPS:=200}" "${ROUNDS:=3}"
-mkdir -p "$out"
+mkdir -p "$out"; out=$(cd "$out" && pwd)
 csv=$out/grouptime.csv
 echo "lib,np,shape,op,ns_per_member,round" > "$csv"
 for lib in ours stock; do
@@ -55,4 +56,6 @@ with open(sys.argv[2], "w") as f:
         s = statistics.median(fig.get((np, shape, op, "stock"), [float("nan")]))
         f.write("| %d | %s | %s | %.1f | %.1f | %.2f |\n" % (np, shape, op, s, o, o / s if s else float("nan")))
 PY
+# the stamp make check's staleness check reads (bench/inputs.txt, set group-time)
+[ "$out" = "$top/bench/results/group-time" ] && "$top/maint/results-stamp.py" write group-time "$out/SUMMARY.md"
 cat "$out/SUMMARY.md"

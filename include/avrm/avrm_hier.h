@@ -138,9 +138,6 @@ static inline uint32_t avrm_hier_internode(const avrm_hier_t *h, uint32_t r)
     }
 }
 
-/* Intranode rank of r, a rank known to be on this process's node (the
- * shared-memory send path asks only about such ranks): a subtraction for
- * BLOCK and RUNS, a division for CYCLIC, O(log local_size) for TABLE. */
 /* BLOCK and RUNS only: this node's ranks are the local_size consecutive
  * ones from this one. (Inside a switch on the form the test folds away.) */
 static inline uint32_t avrm__hier_run_first(const avrm_hier_t *h)
@@ -148,6 +145,9 @@ static inline uint32_t avrm__hier_run_first(const avrm_hier_t *h)
     return h->form == AVRM_HIER_BLOCK ? h->my_node * h->q : h->words[h->my_node];
 }
 
+/* Intranode rank of r, a rank known to be on this process's node (the
+ * shared-memory send path asks only about such ranks): a subtraction for
+ * BLOCK and RUNS, a division for CYCLIC, O(log local_size) for TABLE. */
 static inline uint32_t avrm_hier_local_index(const avrm_hier_t *h, uint32_t r)
 {
     switch (h->form) {
