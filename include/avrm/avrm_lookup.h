@@ -14,11 +14,12 @@
  * -O2, measured with callgrind by bench/run-core.sh (loop minus empty loop;
  * its "lookup: instructions" table):
  *   hot-path classes (stored AVs): direct 7, offset 7, lut 10, stride 13,
- *                ilut 13, join 14, lut16 16
- *   generic:     except 28, block 28, mlut 30, mlut32 31, grid (3-d) 47,
- *                mseg 59; computed AV: direct 20, stride 21
+ *                ilut 13, join 14, lut16 16; computed AV (RANGE
+ *                locality, the COMPUTED class): direct 15, stride 15
+ *   generic:     except 30, block 30, mlut 32, mlut32 33, grid (3-d) 49,
+ *                mseg 61
  * The generic path pays the class tests (avrm__map_hot_: a zero test, a
- * sign, three compares), the PIC jump table and the computed-AV test.
+ * sign, four compares), the PIC jump table and the computed-AV test.
  * avrm_map_ave keeps the generic path out of line (one call). In libmpi's
  * MPI_Isend the classes cost what test/insns/baseline-default.csv shows.
  */
@@ -131,8 +132,13 @@ AVRM_INLINE avrm_lpid_t avrm_map_locate(const avrm_ctx_t *ctx, const avrm_rankma
     __builtin_unreachable();   /* modes are set only by the builder */
 }
 
-/* One output of the hot-path classes: rank r's entry word (want_ent, a
- * constant at every call), or its lpid and group. The entry is loaded in
+/* What a caller of the hot-path classes wants (a constant at every call):
+ * rank r's lpid and group, its entry word, or the entry word's address only
+ * (the COMPUTED class then skips the locality test). */
+enum { AVRM__HOT_LPID = 0, AVRM__HOT_ENT = 1, AVRM__HOT_ADDR = 2 };
+
+/* One output of the hot-path classes: rank r's entry word (want_ent: ENT or
+ * ADDR), or its lpid and group (LPID). The entry is loaded in
  * each class's branch, as a hand-written tree would: one load after the
  * tree's merge made GCC 12 allocate the MPI_Isend path's registers worse
  * (2-3 more instructions per call, issue 25). */
@@ -152,7 +158,7 @@ AVRM_INLINE void avrm__hot_out(int want_ent, const avrm_ave_t *ents, avrm_pgid_t
  * word (want_ent) or its lpid and group, when m's class is not GENERIC;
  * returns 0 otherwise. OFFSET by the zero test of the signed class byte,
  * LUT by its sign, then one compare with JOIN splits STRIDE, JOIN and the
- * rest (ILUT, LUT16, GENERIC). */
+ * rest (ILUT, LUT16, COMPUTED, GENERIC). */
 AVRM_INLINE int avrm__map_hot_(const avrm_rankmap_t *m, uint32_t r, int want_ent,
                                avrm_ave_t *ent, avrm_lpid_t *lpid, avrm_pgid_t *pgid)
 {
@@ -174,7 +180,20 @@ AVRM_INLINE int avrm__map_hot_(const avrm_rankmap_t *m, uint32_t r, int want_ent
         avrm__hot_out(want_ent, m->ents, m->pgid, avrm__lpid_ilut(m, r), ent, lpid, pgid);
     else if (p == AVRM_PATH_LUT16)
         avrm__hot_out(want_ent, m->ents, m->pgid, avrm__lpid_lut16(m, r), ent, lpid, pgid);
-    else
+    else if (p == AVRM_PATH_COMPUTED) {
+        /* address == lpid, locality a range test. Tested after the stored
+         * classes, whose costs it leaves alone; GENERIC pays its compare
+         * (+2 per lookup in bench-lookup; nesting ILUT and LUT16 under one
+         * compare moved those 2 onto ILUT instead) */
+        avrm_lpid_t l = avrm__lpid_stride(m, r);
+        if (want_ent) {
+            *ent = avrm_ave_make(l, want_ent == AVRM__HOT_ENT &&
+                                    l - m->u.reg.local_first < m->u.reg.local_count);
+        } else {
+            *lpid = l;
+            *pgid = m->pgid;
+        }
+    } else
         return 0;
     return 1;
 }
@@ -188,7 +207,7 @@ AVRM_INLINE int avrm__map_hot_(const avrm_rankmap_t *m, uint32_t r, int want_ent
  * (CH4's MPIDIU_comm_rank_to_av: 2 instructions per MPI_Isend, issue 25). */
 AVRM_INLINE int avrm_map_ave_hot(const avrm_rankmap_t *m, uint32_t r, avrm_ave_t *ent)
 {
-    return avrm__map_hot_(m, r, 1, ent, NULL, NULL);
+    return avrm__map_hot_(m, r, AVRM__HOT_ENT, ent, NULL, NULL);
 }
 
 /* rank -> (pgid, lpid): for group operations and CH4's rank -> lpid (the
@@ -198,7 +217,7 @@ AVRM_INLINE avrm_lpid_t avrm_map_lpid(const avrm_ctx_t *ctx, const avrm_rankmap_
                                         uint32_t r, avrm_pgid_t *pgid)
 {
     avrm_lpid_t l;
-    if (avrm__map_hot_(m, r, 0, NULL, &l, pgid))
+    if (avrm__map_hot_(m, r, AVRM__HOT_LPID, NULL, &l, pgid))
         return l;
     const avrm_ave_t *e;
     return avrm_map_locate(ctx, m, r, pgid, &e);
@@ -229,7 +248,7 @@ AVRM_INLINE avrm_ave_t avrm_map_ave(const avrm_ctx_t *ctx, const avrm_rankmap_t 
 AVRM_INLINE uint64_t avrm_map_addr(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint32_t r)
 {
     avrm_ave_t ent;
-    if (avrm_map_ave_hot(m, r, &ent)) return avrm_ave_addr(ent);
+    if (avrm__map_hot_(m, r, AVRM__HOT_ADDR, &ent, NULL, NULL)) return avrm_ave_addr(ent);
     avrm_pgid_t g;
     const avrm_ave_t *e;
     avrm_lpid_t l = avrm_map_locate(ctx, m, r, &g, &e);

@@ -157,11 +157,15 @@ typedef enum avrm_mode {
  *   STRIDE  STRIDE:         ent = ents[offset + r*stride]
  *   JOIN    JOIN, both AVs stored: r < first1 ? ents[r + delta0]
  *                                             : ents1[r + delta1]
+ *   COMPUTED DIRECT/OFFSET/STRIDE over a computed AV whose locality is a
+ *           RANGE (or NONE): l = offset + r*stride, ent = l << 1 |
+ *           (l - local_first < local_count): arithmetic, no load but the map
  *   GENERIC everything else: avrm_map_locate()'s switch, then the AV test.
  * The values make the tests few (avrm__map_hot_): OFFSET is zero and LUT
  * negative, so one `test` of the signed byte decides both; then one compare
  * with JOIN splits STRIDE (below), JOIN and the rest (above: ILUT, LUT16,
- * GENERIC, tested in that order). Renumbering them changes every lookup.
+ * COMPUTED, GENERIC, tested in that order). Renumbering them changes every
+ * lookup.
  */
 typedef enum avrm_path {
     AVRM_PATH_LUT = -1,
@@ -170,7 +174,8 @@ typedef enum avrm_path {
     AVRM_PATH_JOIN = 2,
     AVRM_PATH_ILUT = 3,
     AVRM_PATH_LUT16 = 4,
-    AVRM_PATH_GENERIC = 5
+    AVRM_PATH_COMPUTED = 5,
+    AVRM_PATH_GENERIC = 6
 } avrm_path_t;
 
 /* MSEG is chosen only up to this many segments (binary search <= 6 steps);
@@ -207,7 +212,11 @@ typedef struct avrm_rankmap {
     uint32_t  size;          /* ranks */
     const avrm_ave_t *ents;  /* single-group modes: AV(pgid)->entries */
     union {
-        struct { int32_t offset, stride; uint32_t bs; } reg;      /* DIRECT/OFFSET (stride 1)/STRIDE/BLOCK */
+        /* DIRECT/OFFSET/STRIDE/BLOCK. stride: 0 or 1 for DIRECT/OFFSET
+         * (unread), but 1 in the COMPUTED class, which decodes them as
+         * STRIDE; local_first/count: that class's copy of the AV's RANGE
+         * locality (NONE: count 0), set by avrm__map_seal, else 0. */
+        struct { int32_t offset, stride; uint32_t bs, local_first, local_count; } reg;
         struct { int32_t offset, stride; uint32_t ex_rank[2]; avrm_lpid_t ex_lpid[2];
                  uint8_t nex; } exc;                              /* unused slot: rank UINT32_MAX */
         struct { avrm_lpid_t base; uint16_t ext[AVRM_MAX_GRID_DIMS];

@@ -431,7 +431,7 @@ static avrm_status_t finish(avrm_ctx_t *ctx, avrm_status_t rc, const avrm_rankma
 {
     if (rc != AVRM_OK) return rc;
     *out = *m;
-    avrm__map_seal(out);
+    avrm__map_seal(ctx, out);
     avrm__map_count(ctx, out, +1);
     return AVRM_OK;
 }

@@ -12,7 +12,7 @@ avrm_status_t avrm_map_init_group(avrm_ctx_t *ctx, avrm_pgid_t pgid, avrm_rankma
     m.pgid = pgid;
     m.size = av->size;
     m.ents = av->entries;
-    avrm__map_seal(&m);
+    avrm__map_seal(ctx, &m);
     avrm__map_count(ctx, &m, +1);
     *out = m;
     return AVRM_OK;
@@ -78,7 +78,7 @@ void avrm_map_reseal(const avrm_ctx_t *ctx, avrm_rankmap_t *m)
         return;                      /* finds its AVs at lookup time */
     if (m->pgid >= ctx->navs || !ctx->avs[m->pgid]) return;
     m->ents = ctx->avs[m->pgid]->entries;
-    avrm__map_seal(m);
+    avrm__map_seal(ctx, m);
 }
 
 size_t avrm_map_table_bytes(const avrm_rankmap_t *m, int *shared)

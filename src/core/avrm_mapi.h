@@ -25,10 +25,11 @@ static inline size_t avrm__map_elem_bytes(const avrm_rankmap_t *m)
 }
 
 /* Live map count/bytes per mode: +1 at build/init/dup, -1 at release. */
-/* Set the hot-path class from mode and the cached entry arrays; every
- * builder calls it once, last, on the map it returns (dups copy it), and
- * avrm_map_reseal after an AV became stored. O(1). */
-static inline void avrm__map_seal(avrm_rankmap_t *m)
+/* Set the hot-path class from mode and the cached entry arrays (for a
+ * computed AV, from its locality); every builder calls it once, last, on
+ * the map it returns (dups copy it), and avrm_map_reseal after an AV became
+ * stored. O(1). */
+static inline void avrm__map_seal(const avrm_ctx_t *ctx, avrm_rankmap_t *m)
 {
     static const int8_t path_of[AVRM_MODE_COUNT] = {
         [AVRM_MODE_DIRECT] = AVRM_PATH_OFFSET, [AVRM_MODE_OFFSET] = AVRM_PATH_OFFSET,
@@ -40,7 +41,20 @@ static inline void avrm__map_seal(avrm_rankmap_t *m)
         [AVRM_MODE_MSEG] = AVRM_PATH_GENERIC,
     };
     int stored = m->ents && (m->mode != AVRM_MODE_JOIN || m->u.join.ents1);
-    m->path = stored ? path_of[m->mode] : AVRM_PATH_GENERIC;   /* computed AV: generic */
+    m->path = stored ? path_of[m->mode] : AVRM_PATH_GENERIC;
+    if (stored || m->mode > AVRM_MODE_STRIDE || m->pgid >= ctx->navs || !ctx->avs[m->pgid])
+        return;
+    /* DIRECT/OFFSET/STRIDE over a computed AV: COMPUTED when its locality
+     * is a range test (RANGE, or NONE: an empty range); CYCLIC and LIST
+     * stay GENERIC (avrm_locality_has) */
+    const avrm_locality_t *loc = &ctx->avs[m->pgid]->local;
+    if (loc->kind != AVRM_LOCAL_RANGE && loc->kind != AVRM_LOCAL_NONE)
+        return;
+    if (m->mode != AVRM_MODE_STRIDE)
+        m->u.reg.stride = 1;
+    m->u.reg.local_first = loc->kind == AVRM_LOCAL_RANGE ? loc->first : 0;
+    m->u.reg.local_count = loc->kind == AVRM_LOCAL_RANGE ? loc->count : 0;
+    m->path = AVRM_PATH_COMPUTED;
 }
 
 static inline void avrm__map_count(avrm_ctx_t *ctx, const avrm_rankmap_t *m, int delta)

@@ -243,6 +243,74 @@ static void test_alloc_failures(void)
     }
 }
 
+/* The COMPUTED hot-path class (avrm_types.h): DIRECT, OFFSET and STRIDE
+ * maps (a negative stride too) over a computed AV whose locality is a RANGE
+ * or NONE decode inline; CYCLIC and LIST localities and the other modes stay
+ * GENERIC. Every rank of every map against the plain answer (lpid, and the
+ * AV's own locality test) and against the mode switch (avrm_map_ave_generic);
+ * then the AV becomes stored and the resealed maps take the stored classes. */
+static void test_computed_class(void)
+{
+    enum { N = 24 };
+    const avrm_locality_t locs[] = {
+        { .kind = AVRM_LOCAL_RANGE, .first = 8, .count = 8 },
+        { .kind = AVRM_LOCAL_RANGE, .first = 0, .count = 1 },
+        { .kind = AVRM_LOCAL_RANGE, .first = 16, .count = 8 },
+        { .kind = AVRM_LOCAL_NONE },
+        { .kind = AVRM_LOCAL_CYCLIC, .nnodes = 3, .node = 2 },
+    };
+    int32_t maps[5][N], sizes[5] = { 0, 8, 12, 12, 12 };
+    for (int i = 0; i < N; i++) {
+        maps[1][i] = 3 + i;              /* OFFSET */
+        maps[2][i] = 2 * i + 1;          /* STRIDE 2 */
+        maps[3][i] = 22 - 2 * i;         /* STRIDE -2 */
+        maps[4][i] = (i / 3) * 6 + i % 3;   /* BLOCK: GENERIC in every case */
+    }
+    const avrm_mode_t modes[5] = { AVRM_MODE_DIRECT, AVRM_MODE_OFFSET, AVRM_MODE_STRIDE,
+                                   AVRM_MODE_STRIDE, AVRM_MODE_BLOCK };
+    for (size_t k = 0; k < sizeof(locs) / sizeof(locs[0]); k++) {
+        avrm_params_t p = avrm_params_default();
+        p.computed_av = 1;
+        avrm_ctx_t *ctx = NULL;
+        CHECK(avrm_ctx_create(&p, &ctx) == AVRM_OK);
+        avrm_av_params_t ap = { .size = N, .pgid = 0, .computed = 1, .local = locs[k] };
+        avrm_av_t *av = NULL;
+        CHECK(avrm_av_create(ctx, &ap, &av) == AVRM_OK && av->computed);
+        int range = locs[k].kind == AVRM_LOCAL_RANGE || locs[k].kind == AVRM_LOCAL_NONE;
+        avrm_rankmap_t m[5];
+        CHECK(avrm_map_init_group(ctx, 0, &m[0]) == AVRM_OK);
+        for (int j = 1; j < 5; j++)
+            CHECK(avrm_map_build(ctx, &m[0], maps[j], (uint32_t) sizes[j], &m[j]) == AVRM_OK);
+        for (int stored = 0; stored < 2; stored++) {
+            for (int j = 0; j < 5; j++) {
+                CHECK(m[j].mode == modes[j] || (j == 0 && m[j].mode == AVRM_MODE_DIRECT));
+                int8_t want = stored ? (j == 0 || j == 1 ? AVRM_PATH_OFFSET
+                                        : j < 4 ? AVRM_PATH_STRIDE : AVRM_PATH_GENERIC)
+                                     : (range && j < 4 ? AVRM_PATH_COMPUTED : AVRM_PATH_GENERIC);
+                CHECK(m[j].path == want);
+                for (uint32_t r = 0; r < m[j].size; r++) {
+                    avrm_lpid_t l = j == 0 ? r : (avrm_lpid_t) maps[j][r];
+                    avrm_ave_t want_ent = stored ? avrm_ave_make(1000 + l, avrm_locality_has(&locs[k], l))
+                                                 : avrm_ave_make(l, avrm_locality_has(&locs[k], l));
+                    avrm_pgid_t g = 9;
+                    CHECK(avrm_map_ave(ctx, &m[j], r) == want_ent);
+                    CHECK(avrm_map_ave_generic(ctx, &m[j], r) == want_ent);
+                    CHECK(avrm_map_addr(ctx, &m[j], r) == avrm_ave_addr(want_ent));
+                    CHECK(avrm_map_is_local(ctx, &m[j], r) == avrm_locality_has(&locs[k], l));
+                    CHECK(avrm_map_lpid(ctx, &m[j], r, &g) == l && g == 0);
+                }
+            }
+            if (stored) break;
+            CHECK(avrm_av_make_stored(ctx, av) == AVRM_OK);
+            for (uint32_t l = 0; l < N; l++)
+                CHECK(avrm_av_set(av, l, 1000 + l, avrm_locality_has(&locs[k], l), NULL) == AVRM_OK);
+            for (int j = 0; j < 5; j++) avrm_map_reseal(ctx, &m[j]);
+        }
+        for (int j = 4; j >= 0; j--) avrm_map_release(ctx, &m[j]);
+        avrm_ctx_destroy(ctx);
+    }
+}
+
 /* A map built while its AV was computed must not go on decoding address ==
  * lpid once the AV becomes stored: without avrm_map_reseal it does (the bug
  * this test pins), with it every rank gives the stored address and bit. */
@@ -304,6 +372,7 @@ int main(void)
 {
     RUN(test_sizes);
     RUN(test_av_basics);
+    RUN(test_computed_class);
     RUN(test_computed_then_stored);
     RUN(test_invalid_input);
     RUN(test_alloc_failures);
