@@ -5,6 +5,9 @@
                                         SUMMARY.md the benchmark just wrote)
     results-stamp.py check [SET ...]    every set of bench/inputs.txt (or the
                                         ones named): PASS fresh / FAIL stale
+    results-stamp.py stale              the command of every set that is stale
+                                        or unstamped, one per line (what
+                                        `make bench-stale` runs)
 
 A stamp is one line, kept first in the set's bench/results/SET/SUMMARY.md:
 
@@ -107,6 +110,21 @@ def write(name, path):
         f.write("\n".join([stamp_line(name, sets[name][1])] + lines) + "\n")
 
 
+def is_fresh(name, paths):
+    summary = os.path.join(RESULTS, name, "SUMMARY.md")
+    if not os.path.exists(summary):
+        return False
+    with open(summary) as f:
+        stamp = next((m for m in map(STAMP_RE.match, f.read().splitlines()) if m), None)
+    return stamp is not None and stamp.group(1) == name and stamp.group(4) == digest(paths)
+
+
+def stale():
+    for name, (command, paths) in sorted(read_sets().items()):
+        if not is_fresh(name, paths):
+            print(command)
+
+
 def check(names):
     sets = read_sets()
     explicit = bool(names)
@@ -154,6 +172,8 @@ def check(names):
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "write":
         write(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 2 and sys.argv[1] == "stale":
+        stale()
     elif len(sys.argv) >= 2 and sys.argv[1] == "check":
         sys.exit(0 if check(sys.argv[2:]) else 1)
     else:
