@@ -13,13 +13,13 @@
  * Cost: instructions per avrm_map_addr() inlined in a loop, x86_64 gcc 12
  * -O2, measured with callgrind by bench/run-core.sh (loop minus empty loop;
  * its "lookup: instructions" table):
- *   hot-path classes (stored AVs): direct 7, offset 7, lut 10, stride 13,
+ *   hot-path classes (stored AVs): direct 7, offset 7, lut 12, stride 13,
  *                ilut 13, join 14, lut16 16; computed AV (RANGE
- *                locality, the COMPUTED class): direct 15, stride 15
- *   generic:     except 30, block 30, mlut 32, mlut32 33, grid (3-d) 49,
- *                mseg 61
+ *                locality, the COMPUTED class): direct 9, stride 9
+ *   generic:     except 28, block 28, mlut 30, mlut32 31, grid (3-d) 47,
+ *                mseg 59
  * The generic path pays the class tests (avrm__map_hot_: a zero test, a
- * sign, four compares), the PIC jump table and the computed-AV test.
+ * sign, three compares), the PIC jump table and the computed-AV test.
  * avrm_map_ave keeps the generic path out of line (one call). In libmpi's
  * MPI_Isend the classes cost what test/insns/baseline-default.csv shows.
  */
@@ -157,16 +157,28 @@ AVRM_INLINE void avrm__hot_out(int want_ent, const avrm_ave_t *ents, avrm_pgid_t
 /* The hot-path classes (avrm_path_t), without the switch: rank r's entry
  * word (want_ent) or its lpid and group, when m's class is not GENERIC;
  * returns 0 otherwise. OFFSET by the zero test of the signed class byte,
- * LUT by its sign, then one compare with JOIN splits STRIDE, JOIN and the
- * rest (ILUT, LUT16, COMPUTED, GENERIC). */
+ * LUT and COMPUTED by its sign and one compare, then one compare with JOIN
+ * splits STRIDE, JOIN and the rest (ILUT, LUT16, GENERIC). */
 AVRM_INLINE int avrm__map_hot_(const avrm_rankmap_t *m, uint32_t r, int want_ent,
                                avrm_ave_t *ent, avrm_lpid_t *lpid, avrm_pgid_t *pgid)
 {
     int p = m->path;
     if (__builtin_expect(p == AVRM_PATH_OFFSET, 1))
         avrm__hot_out(want_ent, m->ents, m->pgid, avrm__lpid_offset(m, r), ent, lpid, pgid);
-    else if (p < 0)                                          /* AVRM_PATH_LUT */
-        avrm__hot_out(want_ent, m->ents, m->pgid, avrm__lpid_lut(m, r), ent, lpid, pgid);
+    else if (p < 0) {
+        if (p == AVRM_PATH_LUT)
+            avrm__hot_out(want_ent, m->ents, m->pgid, avrm__lpid_lut(m, r), ent, lpid, pgid);
+        else {                  /* AVRM_PATH_COMPUTED: address == lpid, locality a range */
+            avrm_lpid_t l = avrm__lpid_stride(m, r);
+            if (want_ent) {
+                *ent = avrm_ave_make(l, want_ent == AVRM__HOT_ENT &&
+                                        l - m->u.reg.local_first < m->u.reg.local_count);
+            } else {
+                *lpid = l;
+                *pgid = m->pgid;
+            }
+        }
+    }
     else if (p <= AVRM_PATH_JOIN) {
         if (p < AVRM_PATH_JOIN)                              /* AVRM_PATH_STRIDE */
             avrm__hot_out(want_ent, m->ents, m->pgid, avrm__lpid_stride(m, r), ent, lpid, pgid);
@@ -180,20 +192,7 @@ AVRM_INLINE int avrm__map_hot_(const avrm_rankmap_t *m, uint32_t r, int want_ent
         avrm__hot_out(want_ent, m->ents, m->pgid, avrm__lpid_ilut(m, r), ent, lpid, pgid);
     else if (p == AVRM_PATH_LUT16)
         avrm__hot_out(want_ent, m->ents, m->pgid, avrm__lpid_lut16(m, r), ent, lpid, pgid);
-    else if (p == AVRM_PATH_COMPUTED) {
-        /* address == lpid, locality a range test. Tested after the stored
-         * classes, whose costs it leaves alone; GENERIC pays its compare
-         * (+2 per lookup in bench-lookup; nesting ILUT and LUT16 under one
-         * compare moved those 2 onto ILUT instead) */
-        avrm_lpid_t l = avrm__lpid_stride(m, r);
-        if (want_ent) {
-            *ent = avrm_ave_make(l, want_ent == AVRM__HOT_ENT &&
-                                    l - m->u.reg.local_first < m->u.reg.local_count);
-        } else {
-            *lpid = l;
-            *pgid = m->pgid;
-        }
-    } else
+    else
         return 0;
     return 1;
 }

@@ -161,21 +161,23 @@ typedef enum avrm_mode {
  *           RANGE (or NONE): l = offset + r*stride, ent = l << 1 |
  *           (l - local_first < local_count): arithmetic, no load but the map
  *   GENERIC everything else: avrm_map_locate()'s switch, then the AV test.
- * The values make the tests few (avrm__map_hot_): OFFSET is zero and LUT
- * negative, so one `test` of the signed byte decides both; then one compare
- * with JOIN splits STRIDE (below), JOIN and the rest (above: ILUT, LUT16,
- * COMPUTED, GENERIC, tested in that order). Renumbering them changes every
- * lookup.
+ * The values make the tests few (avrm__map_hot_): OFFSET is zero, LUT and
+ * COMPUTED negative, so one `test` of the signed byte decides OFFSET and
+ * the sign, one compare LUT from COMPUTED; then one compare with JOIN splits
+ * STRIDE (below), JOIN and the rest (above: ILUT, LUT16, GENERIC, tested in
+ * that order). Renumbering them changes every lookup (bench-lookup: with
+ * COMPUTED tested after LUT16 instead, computed cost 15 and every generic
+ * mode 2 more; here LUT pays the one compare, 10 -> 12).
  */
 typedef enum avrm_path {
+    AVRM_PATH_COMPUTED = -2,
     AVRM_PATH_LUT = -1,
     AVRM_PATH_OFFSET = 0,
     AVRM_PATH_STRIDE = 1,
     AVRM_PATH_JOIN = 2,
     AVRM_PATH_ILUT = 3,
     AVRM_PATH_LUT16 = 4,
-    AVRM_PATH_COMPUTED = 5,
-    AVRM_PATH_GENERIC = 6
+    AVRM_PATH_GENERIC = 5
 } avrm_path_t;
 
 /* MSEG is chosen only up to this many segments (binary search <= 6 steps);
