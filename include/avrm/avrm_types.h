@@ -214,10 +214,10 @@ typedef struct avrm_rankmap {
     uint32_t  size;          /* ranks */
     const avrm_ave_t *ents;  /* single-group modes: AV(pgid)->entries */
     union {
-        /* DIRECT/OFFSET/STRIDE/BLOCK. stride: 0 or 1 for DIRECT/OFFSET
-         * (unread), but 1 in the COMPUTED class, which decodes them as
-         * STRIDE; local_first/count: that class's copy of the AV's RANGE
-         * locality (NONE: count 0), set by avrm__map_seal, else 0. */
+        /* DIRECT/OFFSET/STRIDE/BLOCK. stride: 1 for DIRECT/OFFSET (the
+         * COMPUTED class decodes them as STRIDE); local_first/count: that
+         * class's copy of the AV's RANGE locality (NONE: count 0), set by
+         * avrm__map_seal, else 0. */
         struct { int32_t offset, stride; uint32_t bs, local_first, local_count; } reg;
         struct { int32_t offset, stride; uint32_t ex_rank[2]; avrm_lpid_t ex_lpid[2];
                  uint8_t nex; } exc;                              /* unused slot: rank UINT32_MAX */

@@ -42,18 +42,27 @@ static inline void avrm__map_seal(const avrm_ctx_t *ctx, avrm_rankmap_t *m)
     };
     int stored = m->ents && (m->mode != AVRM_MODE_JOIN || m->u.join.ents1);
     m->path = stored ? path_of[m->mode] : AVRM_PATH_GENERIC;
-    if (stored || m->mode > AVRM_MODE_STRIDE || m->pgid >= ctx->navs || !ctx->avs[m->pgid])
+    if (m->mode > AVRM_MODE_STRIDE)
         return;
-    /* DIRECT/OFFSET/STRIDE over a computed AV: COMPUTED when its locality
-     * is a range test (RANGE, or NONE: an empty range); CYCLIC and LIST
-     * stay GENERIC (avrm_locality_has) */
+    /* DIRECT/OFFSET/STRIDE: one layout whatever the AV, so that a map
+     * resealed after its AV became stored equals a fresh one byte for byte
+     * (MPI_Group_compare's memcmp shortcut): stride 1 for DIRECT/OFFSET, the
+     * locality copy zero unless the class is COMPUTED. */
+    if (m->mode != AVRM_MODE_STRIDE)
+        m->u.reg.stride = 1;
+    m->u.reg.local_first = m->u.reg.local_count = 0;
+    if (stored || m->pgid >= ctx->navs || !ctx->avs[m->pgid])
+        return;
+    /* over a computed AV: COMPUTED when its locality is a range test
+     * (RANGE, or NONE: an empty range); CYCLIC and LIST stay GENERIC
+     * (avrm_locality_has) */
     const avrm_locality_t *loc = &ctx->avs[m->pgid]->local;
     if (loc->kind != AVRM_LOCAL_RANGE && loc->kind != AVRM_LOCAL_NONE)
         return;
-    if (m->mode != AVRM_MODE_STRIDE)
-        m->u.reg.stride = 1;
-    m->u.reg.local_first = loc->kind == AVRM_LOCAL_RANGE ? loc->first : 0;
-    m->u.reg.local_count = loc->kind == AVRM_LOCAL_RANGE ? loc->count : 0;
+    if (loc->kind == AVRM_LOCAL_RANGE) {
+        m->u.reg.local_first = loc->first;
+        m->u.reg.local_count = loc->count;
+    }
     m->path = AVRM_PATH_COMPUTED;
 }
 
