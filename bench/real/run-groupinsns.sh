@@ -36,7 +36,7 @@ for np in $NPS; do
         split($1, a, "-"); printf "%s,%s,%s,%.0f,%.0f,%.2f\n", np, a[2], a[1], $2 / 1000, $3 / 1000, $3 / $2 }' \
         | sort >> "$csv"
 done
-commit=$(git -C "$top" log -1 --format='%h %s' 2>/dev/null | cut -c1-120)
+commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null)
 {
     echo "# Instructions per MPI_Group_translate_ranks call: ours vs stock MPICH 4.0.2"
     echo
