@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Write OUTDIR/SUMMARY.md of bench/real/run-ondemand.sh from its files:
-ondemand.csv, slopes.csv, fiav.csv, settings.txt, wholeproc.md.
+ondemand.csv, slopes.csv, fiav.csv, initinsns.csv, settings.txt, wholeproc.md.
 
     ondemandsummary.py OUTDIR COMMAND
 
@@ -77,6 +77,27 @@ def main(out, command):
       "; ".join(f"{r['provider']} {float(r['bytes_per_peer']):.0f} B"
                 for r in fiav if r["peers"] == max(x["peers"] for x in fiav if x["provider"] == r["provider"])))
     p()
+    ipath = os.path.join(out, "initinsns.csv")
+    irows = list(csv.DictReader(open(ipath))) if os.path.exists(ipath) else []
+    if irows:
+        inps = sorted({int(r["np"]) for r in irows})
+        ilibs = [l for l in libs if any(r["library"] == l for r in irows)]
+        p("Instructions one process executes inside MPI_Init (initinsns.csv: callgrind on the last rank, "
+          "callees included, PMI and libfabric among them; min-max over the runs, which differ by what "
+          "blocking waits leave in the count):")
+        p()
+        p("| provider | library | " + " | ".join(f"P={n}" for n in inps) + " |")
+        p("|---|---|" + "---:|" * len(inps))
+        for prov in provs:
+            for lib in ilibs:
+                cells = []
+                for n in inps:
+                    v = [float(r["init_insns"]) for r in irows
+                         if r["library"] == lib and r["provider"] == prov and int(r["np"]) == n]
+                    cells.append(("-" if not v else f"{min(v) / 1e6:.2f}M" if max(v) - min(v) < 5e3
+                                  else f"{min(v) / 1e6:.2f}-{max(v) / 1e6:.2f}M"))
+                p(f"| {prov} | {lib} | " + " | ".join(cells) + " |")
+        p()
     p("MPI_Init time and message latencies in ondemand.csv are wall clock with up to "
       f"{nps[-1]} processes on {os.cpu_count()} CPUs: scheduler noise, not a measurement of the "
       "library; a first contact's cost is the pvars `avrm_resolve_time` / `avrm_peers_resolved`.")

@@ -12,6 +12,8 @@
 # bench/real/ondemand.c: heap (mallinfo2, no tcache) and RSS per process
 # right after MPI_Init, after a 2-D stencil, after an MPI_Alltoall; MPI_Init
 # time; first vs later message latency with a new peer.
+# MPI_Init's instructions on one process against P (callgrind), ours lazy,
+# ours eager and stock: OUTDIR/initinsns.csv.
 # Writes OUTDIR/ondemand.csv (every run), OUTDIR/slopes.csv (bytes per added
 # peer and the constant, least squares over the process counts, per
 # library, provider and point), OUTDIR/ondemand.png (bench/real/ondemandplot.py),
@@ -21,7 +23,7 @@
 # Oversubscribed: our builds yield (MPIR_CVAR_CH4_POLLS_BEFORE_YIELD=1),
 # stock preloads yieldshim.so, Open MPI yields by itself.
 # Environment: MPICH_PATCHED, MPICH_STOCK, LIBS ("ours-lazy ours-eager stock ompi"),
-# ONDEMAND_NPS, ONDEMAND_PROVIDERS, ONDEMAND_NODE, NICE (10).
+# ONDEMAND_NPS, ONDEMAND_PROVIDERS, ONDEMAND_NODE, ONDEMAND_INIT_REPS (2), NICE (10).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/bench/real
@@ -80,6 +82,43 @@ for prov in $ONDEMAND_PROVIDERS; do
     done
 done
 python3 "$here/ondemandplot.py" "$csv" "$out/slopes.csv" "$out/ondemand.png" || failed="$failed plot"
+# MPI_Init's work against P, deterministic where its wall time on 2 CPUs is
+# not: the instructions the last rank executes inside MPI_Init (callgrind,
+# --toggle-collect, callees included: PMI, libfabric), that rank alone under
+# valgrind (MPMD), for the MPICH builds at each P (ONDEMAND_INIT_REPS runs,
+# default 2: the spread shows what blocking waits leave in the count).
+# -> OUTDIR/initinsns.csv: library,provider,np,rep,init_insns
+icsv=$out/initinsns.csv
+echo "library,provider,np,rep,init_insns" > "$icsv"
+for prov in $ONDEMAND_PROVIDERS; do
+    for np in $ONDEMAND_NPS; do
+        nodes=$(( (np + ONDEMAND_NODE - 1) / ONDEMAND_NODE ))
+        for lib in $libs; do
+            case $lib in ompi) continue ;; esac
+            exe=$out/bin-$lib/ondemand
+            e="FI_PROVIDER=$prov MPIR_CVAR_NUM_CLIQUES=$nodes MPIR_CVAR_CLIQUES_BY_BLOCK=1"
+            case $lib in
+                ours-lazy) e="$e MPIR_CVAR_AVRM_ON_DEMAND_AV=1" ;;
+                ours-eager) e="$e MPIR_CVAR_AVRM_ON_DEMAND_AV=0" ;;
+                stock) e="$e LD_PRELOAD=$out/yieldshim.so MPIR_CVAR_CH4_POLLS_BEFORE_YIELD=0" ;;
+            esac
+            for rep in $(seq 1 "${ONDEMAND_INIT_REPS:-2}"); do
+                cg=$out/cg-init-$lib-$np-$(echo "$prov" | tr ';' _)-$rep.out
+                rm -f "$cg"
+                set -- env $e "$(prefix_of "$lib")/bin/mpiexec" -n $((np - 1)) "$exe" "$lib" "$prov" "$out/.scratch.csv" : \
+                    -n 1 valgrind --tool=callgrind --toggle-collect='*MPI_Init' --callgrind-out-file="$cg" \
+                    "$exe" "$lib" "$prov" "$out/.scratch.csv"
+                echo "+ $*"
+                nice -n "$NICE" timeout -k 5 900 "$@" < /dev/null > "$out/log-init-$lib-$np-$(echo "$prov" | tr ';' _).txt" 2>&1 ||
+                    { echo "run-ondemand: FAILED ($?): MPI_Init insns $lib $prov $np" >&2; failed="$failed init-$lib-$prov-$np"; continue; }
+                ir=$(sed -n 's/^summary: //p' "$cg")
+                echo "$lib,$prov,$np,$rep,$ir" >> "$icsv"
+            done
+        done
+    done
+done
+rm -f "$out/.scratch.csv"
+cat "$icsv"
 cat "$out/slopes.csv"
 # at scale: the simulator's address layer after MPI_Init (the real libavrm,
 # bench-memory's "world" scenario) plus the provider model these slopes give
