@@ -23,6 +23,7 @@ done
 # ours 1.2-1.5x stock's time at 16 ranks where the instructions say 1.04x).
 "${CC:-cc}" -shared -fPIC -O2 -Wall -o "$out/yieldshim.so" "$top/bench/real/yieldshim.c" -ldl
 t0=$(date +%s)
+load0=$(cut -d" " -f1-3 /proc/loadavg)
 for np in $NPS; do
     for round in $(seq 1 "$ROUNDS"); do
         for lib in ours stock; do
@@ -37,19 +38,22 @@ for np in $NPS; do
 done
 rm -f "$out/.part.csv"
 secs=$(( $(date +%s) - t0 ))
-python3 - "$csv" "$out/SUMMARY.md" "$secs" "$NPS" "$REPS" "$ROUNDS" <<'PY'
+load1=$(cut -d" " -f1-3 /proc/loadavg)
+python3 - "$csv" "$out/SUMMARY.md" "$secs" "$NPS" "$REPS" "$ROUNDS" "$load0" "$load1" <<'PY'
 import csv, sys, statistics, subprocess
 rows = list(csv.DictReader(open(sys.argv[1])))
 fig = {}
 for r in rows:
     fig.setdefault((int(r["np"]), r["shape"], r["op"], r["lib"]), []).append(float(r["ns_per_member"]))
-commit = subprocess.run(["git", "log", "-1", "--format=%h %s"], capture_output=True, text=True).stdout.strip()
+commit = subprocess.run(["git", "log", "-1", "--format=%h"], capture_output=True, text=True).stdout.strip()
 with open(sys.argv[2], "w") as f:
     f.write("# Group lookups: ours vs stock MPICH 4.0.2 (`make bench-group-time`)\n\n")
-    f.write("At `%s`; %s s wall; NPS=\"%s\" REPS=%s ROUNDS=%s. ns per member, the median over "
+    f.write("At `%s`; %s s wall, load average %s at the start and %s at the end (other jobs share "
+            "the CPUs above 2: then the ns are upper bounds, the ratio of the two libraries less "
+            "certain); NPS=\"%s\" REPS=%s ROUNDS=%s. ns per member, the median over "
             "rounds of each round's median over REPS samples (a sample: a batch of 4096 / size calls), measured on rank 0 (the other "
             "ranks wait in a barrier, yielding through yieldshim.so in both libraries). Shapes and operations: `bench/real/grouptime.c`.\n\n"
-            % (commit, sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6]))
+            % (commit, sys.argv[3], sys.argv[7], sys.argv[8], sys.argv[4], sys.argv[5], sys.argv[6]))
     f.write("| np | shape | operation | stock ns/member | ours ns/member | ours/stock |\n|---:|---|---|---:|---:|---:|\n")
     for (np, shape, op, lib) in sorted(k for k in fig if k[3] == "ours"):
         o = statistics.median(fig[(np, shape, op, "ours")])
