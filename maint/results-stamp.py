@@ -110,12 +110,17 @@ def write(name, path):
         f.write("\n".join([stamp_line(name, sets[name][1])] + lines) + "\n")
 
 
-def is_fresh(name, paths):
+def read_stamp(name):
+    """The stamp line's match in bench/results/NAME/SUMMARY.md, or None."""
     summary = os.path.join(RESULTS, name, "SUMMARY.md")
     if not os.path.exists(summary):
-        return False
+        return None
     with open(summary) as f:
-        stamp = next((m for m in map(STAMP_RE.match, f.read().splitlines()) if m), None)
+        return next((m for m in map(STAMP_RE.match, f.read().splitlines()) if m), None)
+
+
+def is_fresh(name, paths):
+    stamp = read_stamp(name)
     return stamp is not None and stamp.group(1) == name and stamp.group(4) == digest(paths)
 
 
@@ -134,11 +139,7 @@ def check(names):
         if name not in sets:
             print(f"FAIL {name}: no such set in bench/inputs.txt"); failed += 1; continue
         command, paths = sets[name]
-        summary = os.path.join(RESULTS, name, "SUMMARY.md")
-        stamp = None
-        if os.path.exists(summary):
-            with open(summary) as f:
-                stamp = next((m for m in map(STAMP_RE.match, f.read().splitlines()) if m), None)
+        stamp = read_stamp(name)
         if stamp is None:
             print(f"FAIL {name}: no stamp in bench/results/{name}/SUMMARY.md (run `{command}`)")
             failed += 1
