@@ -32,7 +32,9 @@
 # unknown name, or a selection of no phase at all, is a failure. A phase
 # without its closing line, that exits nonzero with 0 failed, or that ran
 # nothing (0 passed, 0 failed, no skips) counts one more failure. A phase's
-# "skipped: N" line is summed into the summary.
+# "skipped: N" line is summed into the summary, and a failing phase's first
+# ten FAIL lines (none: its last three lines) are repeated under its summary
+# line (CI shows the tail).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 bdir=$1 prefix=$2
@@ -77,6 +79,14 @@ for ph in $phases; do
     tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + ${s:-0}))
     summary="$summary
   $ph: $p passed, $f failed, ${s:-0} skipped, ${dt}s$note"
+    # a failing phase names its failures here too: CI keeps only the tail
+    if [ "$f" -gt 0 ]; then
+        fl=$(grep -E 'FAIL|REGRESSION' "$out/$ph.log" | head -n 10)
+        [ -n "$fl" ] || fl=$(tail -n 3 "$out/$ph.log")
+        fl=$(echo "$fl" | cut -c 1-300 | sed 's/^/      /')
+        [ -n "$fl" ] && summary="$summary
+$fl"
+    fi
 done
 if [ "$nph" -eq 0 ]; then
     echo "run-all: AVRM_TEST_PHASES='$phases' selects no phase" >&2; tf=$((tf + 1))
