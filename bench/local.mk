@@ -31,7 +31,7 @@ bench-stale:
 	    echo "+ $$cmd"; sh -c "$$cmd" || exit 1; done
 	$(top_srcdir)/maint/results-stamp.py check
 
-.PHONY: bench-stale bench-core bench-core-full bench-ch4 bench-real bench-comm-memory bench-group-time bench-library-memory bench-memclass bench-vci-init bench-vci bench-group-insns bench-insns
+.PHONY: bench-stale bench-core bench-core-full bench-ch4 bench-real bench-comm-memory bench-group-time bench-library-memory bench-memclass bench-vci-init bench-vci bench-group-insns bench-insns bench-ondemand-pmi
 bench-core: bench/bench-memory bench/bench-lookup bench/bench-build
 	$(top_srcdir)/bench/run-core.sh quick $(abs_top_builddir)
 bench-core-full: bench/bench-memory bench/bench-lookup bench/bench-build
@@ -103,3 +103,8 @@ bench-real:
 bench-insns: mpich mpich-stock
 	MPICH_PATCHED=$(MPICH_PATCHED) MPICH_STOCK=$(MPICH_STOCK) \
 		$(top_srcdir)/bench/real/run-insns.sh $(abs_top_builddir)/bench/results/insns
+# Issue 24: MPI_Init time, first-contact latency and heap after MPI_Init
+# per process manager (hydra, srun --mpi=pmi2) across emulated hosts, ours
+# on demand / eager vs stock: bench/results/ondemand-pmi (SUMMARY.md, stamped)
+bench-ondemand-pmi: mpich mpich-stock
+	$(top_srcdir)/bench/real/run-ondemand-pmi.sh $(abs_top_builddir)/bench/results/ondemand-pmi

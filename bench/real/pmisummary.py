@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""SUMMARY.md of bench/real/run-ondemand-pmi.sh from OUTDIR/pmi.csv and
+OUTDIR/settings.txt, to stdout.
+
+    pmisummary.py OUTDIR COMMAND
+
+Every figure is a median over the runs (reps) of one launcher, library and
+P; heap growth per added peer is the least-squares slope of the mean heap
+right after MPI_Init over P."""
+import csv
+import os
+import statistics
+import sys
+import time
+
+
+def slope(points):
+    n = len(points)
+    if n < 2:
+        return float("nan")
+    mx = sum(x for x, _ in points) / n
+    my = sum(y for _, y in points) / n
+    den = sum((x - mx) ** 2 for x, _ in points)
+    return sum((x - mx) * (y - my) for x, y in points) / den if den else float("nan")
+
+
+def main():
+    out, command = sys.argv[1], sys.argv[2]
+    rows = list(csv.DictReader(open(os.path.join(out, "pmi.csv"))))
+    settings = open(os.path.join(out, "settings.txt")).read().strip()
+    init = [r for r in rows if r["point"] == "init"]
+    nps = sorted({int(r["np"]) for r in init})
+    launchers = [l for l in ("hydra", "srun") if any(r["launcher"] == l for r in init)]
+    libs = [l for l in ("ours-lazy", "ours-eager", "stock") if any(r["library"] == l for r in init)]
+
+    def med(launcher, lib, np, col):
+        v = [float(r[col]) for r in init
+             if r["launcher"] == launcher and r["library"] == lib and int(r["np"]) == np]
+        return (statistics.median(v), len(v)) if v else (None, 0)
+
+    p = print
+    p("# On-demand addressing per process manager: MPI_Init and first contact (issue 24)")
+    p()
+    p(f"Command: `{command}`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+      f"{os.cpu_count()} CPUs; settings: {settings}. Written by bench/real/pmisummary.py from "
+      "pmi.csv (every run: launcher, rep, then bench/real/ondemand.c's columns). Emulated hosts "
+      "of test/cluster (network namespaces, one per 8 processes, filled in order); hydra is "
+      "MPICH's mpiexec (PMI-1 from hydra's proxies), srun is `srun --mpi=pmi2` (Slurm's PMI-2 "
+      "plugin serving MPICH's PMI-1 client). ours-lazy resolves a peer's address on first "
+      "contact (a PMI get), ours-eager and stock exchange and insert every address in MPI_Init. "
+      "Medians over the runs; n is the number of runs. Wall clock with up to "
+      f"{nps[-1] if nps else 0} processes on {os.cpu_count()} CPUs: compare libraries and "
+      "launchers within this run, not with other machines.")
+    p()
+    for title, col, fmt in (("MPI_Init time, the slowest process (s)", "init_s", "{:.2f}"),
+                            ("first message to a new peer, one way (us: half a round trip, "
+                             "rank 0 and rank P/2, on another host)", "first_us", "{:.0f}"),
+                            ("the second message to that peer (us)", "later_us", "{:.0f}")):
+        p(f"{title}:")
+        p()
+        p("| launcher | library | " + " | ".join(f"P={n}" for n in nps) + " |")
+        p("|---|---|" + "---:|" * len(nps))
+        for la in launchers:
+            for lib in libs:
+                cells = []
+                for n in nps:
+                    v, k = med(la, lib, n, col)
+                    cells.append("-" if v is None else fmt.format(v) + f" (n={k})")
+                p(f"| {la} | {lib} | " + " | ".join(cells) + " |")
+        p()
+    ipath = os.path.join(out, "initinsns.csv")
+    irows = list(csv.DictReader(open(ipath))) if os.path.exists(ipath) else []
+    if irows:
+        inps = sorted({int(r["np"]) for r in irows})
+        p("Instructions the last rank executes inside MPI_Init (initinsns.csv: callgrind on "
+          "that rank alone, callees included: PMI, libfabric; one run each), millions:")
+        p()
+        p("| launcher | library | " + " | ".join(f"P={n}" for n in inps) + " |")
+        p("|---|---|" + "---:|" * len(inps))
+        for la in launchers:
+            for lib in libs:
+                cells = []
+                for n in inps:
+                    v = [float(r["init_insns"]) for r in irows
+                         if r["launcher"] == la and r["library"] == lib and int(r["np"]) == n]
+                    cells.append(f"{statistics.median(v) / 1e6:.1f}" if v else "-")
+                p(f"| {la} | {lib} | " + " | ".join(cells) + " |")
+        p()
+    p("Mean heap per process right after MPI_Init (MB), and its growth per added peer "
+      "(least squares over P):")
+    p()
+    p("| launcher | library | " + " | ".join(f"P={n}" for n in nps) + " | per added peer |")
+    p("|---|---|" + "---:|" * (len(nps) + 1))
+    for la in launchers:
+        for lib in libs:
+            pts, cells = [], []
+            for n in nps:
+                v, k = med(la, lib, n, "heap_mean")
+                cells.append("-" if v is None else f"{v / 1e6:.2f}")
+                if v is not None:
+                    pts.append((n, v))
+            s = slope(pts)
+            p(f"| {la} | {lib} | " + " | ".join(cells) + " | " +
+              ("-" if s != s else f"{s:,.0f} B") + " |")
+    p()
+
+
+if __name__ == "__main__":
+    main()
