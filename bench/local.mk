@@ -31,7 +31,7 @@ bench-stale:
 	    echo "+ $$cmd"; sh -c "$$cmd" || exit 1; done
 	$(top_srcdir)/maint/results-stamp.py check
 
-.PHONY: bench-stale bench-core bench-core-full bench-ch4 bench-real bench-comm-memory bench-group-time bench-library-memory bench-memclass bench-vci-init bench-vci bench-group-insns bench-insns bench-ondemand-pmi
+.PHONY: bench-stale bench-core bench-core-full bench-ch4 bench-real bench-comm-memory bench-group-time bench-library-memory bench-memclass bench-vci-init bench-vci bench-group-insns bench-insns bench-ondemand-pmi bench-insns-rate
 bench-core: bench/bench-memory bench/bench-lookup bench/bench-build
 	$(top_srcdir)/bench/run-core.sh quick $(abs_top_builddir)
 bench-core-full: bench/bench-memory bench/bench-lookup bench/bench-build
@@ -108,3 +108,12 @@ bench-insns: mpich mpich-stock
 # on demand / eager vs stock: bench/results/ondemand-pmi (SUMMARY.md, stamped)
 bench-ondemand-pmi: mpich mpich-stock
 	$(top_srcdir)/bench/real/run-ondemand-pmi.sh $(abs_top_builddir)/bench/results/ondemand-pmi
+# Issue 25: the issue rate of the same calls as bench-insns (MPI_Isend and
+# MPI_Put per map mode, opcost.c run plainly), ours vs stock, RATE_REPS
+# interleaved runs: bench/results/insns/rate (SUMMARY.md, stamped); wall
+# clock, so run it on a quiet machine
+bench-insns-rate: mpich mpich-stock
+	MPICH_PATCHED=$(MPICH_PATCHED) MPICH_STOCK=$(MPICH_STOCK) LIBS="ours stock" STEPS="probe rate" RATE_REPS=5 \
+	REPORT_COMMAND="make bench-insns-rate" \
+		$(top_srcdir)/bench/real/run-real.sh $(abs_top_builddir)/bench/results/insns/rate
+	$(top_srcdir)/maint/results-stamp.py write insns/rate $(abs_top_builddir)/bench/results/insns/rate/SUMMARY.md

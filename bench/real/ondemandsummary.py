@@ -13,6 +13,9 @@ import os
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mdtable import grid  # noqa: E402
+
 
 def fmt_b(v):
     return f"{float(v):,.0f} B"
@@ -48,31 +51,22 @@ def main(out, command):
         p(f"Mean heap per process, growth per added peer, {title} (slopes.csv heap_mean_per_peer; "
           f"P = {' '.join(map(str, nps))}):")
         p()
-        p("| provider | " + " | ".join(libs) + " |")
-        p("|---|" + "---|" * len(libs))
-        for prov in provs:
-            cells = []
-            for lib in libs:
-                r = [s for s in slopes if s["library"] == lib and s["provider"] == prov and s["point"] == point]
-                cells.append(fmt_b(r[0]["heap_mean_per_peer"]) if r else "-")
-            p(f"| {prov} | " + " | ".join(cells) + " |")
-        p()
+
+        def slope_cell(key, lib, point=point):
+            r = [s for s in slopes if s["library"] == lib and s["provider"] == key[0] and s["point"] == point]
+            return fmt_b(r[0]["heap_mean_per_peer"]) if r else "-"
+        grid(p, ["provider"], [(v,) for v in provs], libs, libs, slope_cell, numeric=False)
     p("Heap per process right after MPI_Init (ondemand.csv; mean and busiest process), "
       "at the smallest and largest P:")
     p()
-    p("| provider | library | " + " | ".join(f"P={n} mean / max" for n in (nps[0], nps[-1])) + " |")
-    p("|---|---|" + "---|" * 2)
-    for prov in provs:
-        for lib in libs:
-            cells = []
-            for n in (nps[0], nps[-1]):
-                r = [x for x in rows if x["library"] == lib and x["provider"] == prov
-                     and x["point"] == "init" and int(x["np"]) == n]
-                cells.append(f"{float(r[0]['heap_mean']) / 1e6:.2f} / {float(r[0]['heap_max']) / 1e6:.2f} MB"
-                             if r else "-")
-            if any(c != "-" for c in cells):
-                p(f"| {prov} | {lib} | " + " | ".join(cells) + " |")
-    p()
+
+    def heap_cell(key, n):
+        r = [x for x in rows if x["library"] == key[1] and x["provider"] == key[0]
+             and x["point"] == "init" and int(x["np"]) == n]
+        return f"{float(r[0]['heap_mean']) / 1e6:.2f} / {float(r[0]['heap_max']) / 1e6:.2f} MB" if r else "-"
+    ends = (nps[0], nps[-1])
+    grid(p, ["provider", "library"], [(v, lib) for v in provs for lib in libs],
+         [f"P={n} mean / max" for n in ends], ends, heap_cell, numeric=False, skip_empty=True)
     p("libfabric's AV alone, bytes per inserted peer (fiav.csv, largest count): " +
       "; ".join(f"{r['provider']} {float(r['bytes_per_peer']):.0f} B"
                 for r in fiav if r["peers"] == max(x["peers"] for x in fiav if x["provider"] == r["provider"])))
@@ -86,18 +80,14 @@ def main(out, command):
           "callees included, PMI and libfabric among them; min-max over the runs, which differ by what "
           "blocking waits leave in the count):")
         p()
-        p("| provider | library | " + " | ".join(f"P={n}" for n in inps) + " |")
-        p("|---|---|" + "---:|" * len(inps))
-        for prov in provs:
-            for lib in ilibs:
-                cells = []
-                for n in inps:
-                    v = [float(r["init_insns"]) for r in irows
-                         if r["library"] == lib and r["provider"] == prov and int(r["np"]) == n]
-                    cells.append(("-" if not v else f"{min(v) / 1e6:.2f}M" if max(v) - min(v) < 5e3
-                                  else f"{min(v) / 1e6:.2f}-{max(v) / 1e6:.2f}M"))
-                p(f"| {prov} | {lib} | " + " | ".join(cells) + " |")
-        p()
+
+        def insns_cell(key, n):
+            v = [float(r["init_insns"]) for r in irows
+                 if r["library"] == key[1] and r["provider"] == key[0] and int(r["np"]) == n]
+            return ("-" if not v else f"{min(v) / 1e6:.2f}M" if max(v) - min(v) < 5e3
+                    else f"{min(v) / 1e6:.2f}-{max(v) / 1e6:.2f}M")
+        grid(p, ["provider", "library"], [(v, lib) for v in provs for lib in ilibs],
+             [f"P={n}" for n in inps], inps, insns_cell)
     p("MPI_Init time and message latencies in ondemand.csv are wall clock with up to "
       f"{nps[-1]} processes on {os.cpu_count()} CPUs: scheduler noise, not a measurement of the "
       "library; a first contact's cost is the pvars `avrm_resolve_time` / `avrm_peers_resolved`.")

@@ -13,6 +13,9 @@ import statistics
 import sys
 import time
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from mdtable import grid  # noqa: E402
+
 
 def slope(points):
     n = len(points)
@@ -52,22 +55,19 @@ def main():
       f"{nps[-1] if nps else 0} processes on {os.cpu_count()} CPUs: compare libraries and "
       "launchers within this run, not with other machines.")
     p()
+    keys = [(la, lib) for la in launchers for lib in libs]
+    heads = ["launcher", "library"]
     for title, col, fmt in (("MPI_Init time, the slowest process (s)", "init_s", "{:.2f}"),
                             ("first message to a new peer, one way (us: half a round trip, "
                              "rank 0 and rank P/2, on another host)", "first_us", "{:.0f}"),
                             ("the second message to that peer (us)", "later_us", "{:.0f}")):
         p(f"{title}:")
         p()
-        p("| launcher | library | " + " | ".join(f"P={n}" for n in nps) + " |")
-        p("|---|---|" + "---:|" * len(nps))
-        for la in launchers:
-            for lib in libs:
-                cells = []
-                for n in nps:
-                    v, k = med(la, lib, n, col)
-                    cells.append("-" if v is None else fmt.format(v) + f" (n={k})")
-                p(f"| {la} | {lib} | " + " | ".join(cells) + " |")
-        p()
+
+        def timed(key, n, col=col, fmt=fmt):
+            v, k = med(key[0], key[1], n, col)
+            return "-" if v is None else fmt.format(v) + f" (n={k})"
+        grid(p, heads, keys, [f"P={n}" for n in nps], nps, timed)
     ipath = os.path.join(out, "initinsns.csv")
     irows = list(csv.DictReader(open(ipath))) if os.path.exists(ipath) else []
     if irows:
@@ -75,35 +75,23 @@ def main():
         p("Instructions the last rank executes inside MPI_Init (initinsns.csv: callgrind on "
           "that rank alone, callees included: PMI, libfabric; one run each), millions:")
         p()
-        p("| launcher | library | " + " | ".join(f"P={n}" for n in inps) + " |")
-        p("|---|---|" + "---:|" * len(inps))
-        for la in launchers:
-            for lib in libs:
-                cells = []
-                for n in inps:
-                    v = [float(r["init_insns"]) for r in irows
-                         if r["launcher"] == la and r["library"] == lib and int(r["np"]) == n]
-                    cells.append(f"{statistics.median(v) / 1e6:.1f}" if v else "-")
-                p(f"| {la} | {lib} | " + " | ".join(cells) + " |")
-        p()
+
+        def insns(key, n):
+            v = [float(r["init_insns"]) for r in irows
+                 if r["launcher"] == key[0] and r["library"] == key[1] and int(r["np"]) == n]
+            return f"{statistics.median(v) / 1e6:.1f}" if v else "-"
+        grid(p, heads, keys, [f"P={n}" for n in inps], inps, insns)
     p("Mean heap per process right after MPI_Init (MB), and its growth per added peer "
       "(least squares over P):")
     p()
-    p("| launcher | library | " + " | ".join(f"P={n}" for n in nps) + " | per added peer |")
-    p("|---|---|" + "---:|" * (len(nps) + 1))
-    for la in launchers:
-        for lib in libs:
-            pts, cells = [], []
-            for n in nps:
-                v, k = med(la, lib, n, "heap_mean")
-                cells.append("-" if v is None else f"{v / 1e6:.2f}")
-                if v is not None:
-                    pts.append((n, v))
-            s = slope(pts)
-            p(f"| {la} | {lib} | " + " | ".join(cells) + " | " +
-              ("-" if s != s else f"{s:,.0f} B") + " |")
-    p()
 
+    def heap(key, n):
+        if n == "slope":
+            s = slope([(m, v) for m in nps for v in [med(key[0], key[1], m, "heap_mean")[0]] if v is not None])
+            return "-" if s != s else f"{s:,.0f} B"
+        v = med(key[0], key[1], n, "heap_mean")[0]
+        return "-" if v is None else f"{v / 1e6:.2f}"
+    grid(p, heads, keys, [f"P={n}" for n in nps] + ["per added peer"], nps + ["slope"], heap)
 
 if __name__ == "__main__":
     main()

@@ -28,14 +28,11 @@ here=$top/bench/real
 : "${LIBS:=ours-lazy ours-eager stock}" "${PMI_NPS:=16 32}" "${PMI_REPS:=3}"
 prov="tcp;ofi_rxm"
 prefix_of() { case $1 in ours*) echo "$MPICH_PATCHED" ;; stock) echo "$MPICH_STOCK" ;; esac; }
-# lib_env LIB: a run's environment (OUT: the output directory, set below)
+. "$here/libenv.sh"
+# lib_env LIB: a run's environment on one line (out: the output directory)
 lib_env() {
-    echo "GLIBC_TUNABLES=glibc.malloc.tcache_count=0 FI_PROVIDER=$prov"
-    case $1 in
-        ours-lazy) echo "MPIR_CVAR_AVRM_ON_DEMAND_AV=1" ;;
-        ours-eager) echo "MPIR_CVAR_AVRM_ON_DEMAND_AV=0" ;;
-        stock) echo "LD_PRELOAD=$out/yieldshim.so" ;;
-    esac
+    { echo "GLIBC_TUNABLES=glibc.malloc.tcache_count=0 FI_PROVIDER=$prov"
+      ondemand_lib_env "$1" "$out/yieldshim.so"; } | tr '\n' ' '
 }
 
 # --inner OUT NP: inside node1 of the cluster, every run of this P

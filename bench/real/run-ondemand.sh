@@ -36,6 +36,14 @@ mkdir -p "$out"; out=$(cd "$out" && pwd)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 MPIR_CVAR_AVRM_REPORT=0
 failed=""
 prefix_of() { case $1 in ours*) echo "$MPICH_PATCHED" ;; stock) echo "$MPICH_STOCK" ;; esac; }
+. "$here/libenv.sh"
+# mpich_env LIB PROVIDER NP: the environment of an MPICH build's run (both
+# the memory runs and the MPI_Init instruction counts): the provider,
+# emulated nodes of ONDEMAND_NODE consecutive ranks, the library's own
+mpich_env() {
+    echo "FI_PROVIDER=$2 MPIR_CVAR_NUM_CLIQUES=$(( ($3 + ONDEMAND_NODE - 1) / ONDEMAND_NODE )) MPIR_CVAR_CLIQUES_BY_BLOCK=1"
+    ondemand_lib_env "$1" "$out/yieldshim.so"
+}
 echo "== run-ondemand.sh $out, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null) =="
 echo "LIBS=\"$LIBS\" ONDEMAND_NPS=\"$ONDEMAND_NPS\" ONDEMAND_PROVIDERS=\"$ONDEMAND_PROVIDERS\" ONDEMAND_NODE=$ONDEMAND_NODE" | tee "$out/settings.txt"
 
@@ -57,21 +65,14 @@ csv=$out/ondemand.csv
 echo "library,provider,np,point,heap_max,heap_mean,rss_max,rss_mean,init_s,first_us,later_us" > "$csv"
 for prov in $ONDEMAND_PROVIDERS; do
     for np in $ONDEMAND_NPS; do
-        nodes=$(( (np + ONDEMAND_NODE - 1) / ONDEMAND_NODE ))
         for lib in $libs; do
             exe=$out/bin-$lib/ondemand
-            common="GLIBC_TUNABLES=glibc.malloc.tcache_count=0 FI_PROVIDER=$prov"
             case $lib in
                 ompi) [ "$prov" = sockets ] && continue   # one row for Open MPI: ob1/tcp
                       set -- mpirun.openmpi --oversubscribe --mca pml ob1 --mca btl self,vader,tcp \
                           -x GLIBC_TUNABLES=glibc.malloc.tcache_count=0 -n "$np" "$exe" ompi-ob1 "$prov" "$csv" ;;
-                *) e="$common MPIR_CVAR_NUM_CLIQUES=$nodes MPIR_CVAR_CLIQUES_BY_BLOCK=1"
-                   case $lib in
-                       ours-lazy) e="$e MPIR_CVAR_AVRM_ON_DEMAND_AV=1" ;;
-                       ours-eager) e="$e MPIR_CVAR_AVRM_ON_DEMAND_AV=0" ;;
-                       stock) e="$e LD_PRELOAD=$out/yieldshim.so MPIR_CVAR_CH4_POLLS_BEFORE_YIELD=0" ;;
-                   esac
-                   set -- env $e "$(prefix_of "$lib")/bin/mpiexec" -n "$np" "$exe" "$lib" "$prov" "$csv" ;;
+                *) set -- env GLIBC_TUNABLES=glibc.malloc.tcache_count=0 $(mpich_env "$lib" "$prov" "$np") \
+                       "$(prefix_of "$lib")/bin/mpiexec" -n "$np" "$exe" "$lib" "$prov" "$csv" ;;
             esac
             echo "+ $*"
             s=$(date +%s)
@@ -92,16 +93,10 @@ icsv=$out/initinsns.csv
 echo "library,provider,np,rep,init_insns" > "$icsv"
 for prov in $ONDEMAND_PROVIDERS; do
     for np in $ONDEMAND_NPS; do
-        nodes=$(( (np + ONDEMAND_NODE - 1) / ONDEMAND_NODE ))
         for lib in $libs; do
             case $lib in ompi) continue ;; esac
             exe=$out/bin-$lib/ondemand
-            e="FI_PROVIDER=$prov MPIR_CVAR_NUM_CLIQUES=$nodes MPIR_CVAR_CLIQUES_BY_BLOCK=1"
-            case $lib in
-                ours-lazy) e="$e MPIR_CVAR_AVRM_ON_DEMAND_AV=1" ;;
-                ours-eager) e="$e MPIR_CVAR_AVRM_ON_DEMAND_AV=0" ;;
-                stock) e="$e LD_PRELOAD=$out/yieldshim.so MPIR_CVAR_CH4_POLLS_BEFORE_YIELD=0" ;;
-            esac
+            e=$(mpich_env "$lib" "$prov" "$np")
             for rep in $(seq 1 "${ONDEMAND_INIT_REPS:-2}"); do
                 cg=$out/cg-init-$lib-$np-$(echo "$prov" | tr ';' _)-$rep.out
                 rm -f "$cg"
