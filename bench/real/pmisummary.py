@@ -44,7 +44,8 @@ def main():
     p = print
     p("# On-demand addressing per process manager: MPI_Init and first contact (issue 24)")
     p()
-    p(f"Command: `{command}`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+    started = time.gmtime(os.path.getmtime(os.path.join(out, "settings.txt")))   # written at the start
+    p(f"Command: `{command}`, run {time.strftime('%Y-%m-%d %H:%M UTC', started)}, "
       f"{os.cpu_count()} CPUs; settings: {settings}. Written by bench/real/pmisummary.py from "
       "pmi.csv (every run: launcher, rep, then bench/real/ondemand.c's columns). Emulated hosts "
       "of test/cluster (network namespaces, one per 8 processes, filled in order); hydra is "
@@ -52,8 +53,11 @@ def main():
       "plugin serving MPICH's PMI-1 client). ours-lazy resolves a peer's address on first "
       "contact (a PMI get), ours-eager and stock exchange and insert every address in MPI_Init. "
       "Medians over the runs; n is the number of runs. Wall clock with up to "
-      f"{nps[-1] if nps else 0} processes on {os.cpu_count()} CPUs: compare libraries and "
-      "launchers within this run, not with other machines.")
+      f"{nps[-1] if nps else 0} processes on {os.cpu_count()} CPUs: MPI_Init times compare "
+      "libraries and launchers within this run; the message latencies are dominated by when "
+      "the scheduler runs the two processes (up to tens of milliseconds either way), so they "
+      "show no library's cost: a first contact's own cost is the pvar avrm_resolve_time over "
+      "avrm_peers_resolved. The instruction counts and heap bytes do not depend on the load.")
     p()
     keys = [(la, lib) for la in launchers for lib in libs]
     heads = ["launcher", "library"]
