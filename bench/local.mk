@@ -94,9 +94,11 @@ bench-group-time:
 bench-group-insns:
 	$(top_srcdir)/bench/real/run-groupinsns.sh $(MPICH_PATCHED) $(MPICH_STOCK) $(abs_top_builddir)/bench/results/group-insns
 
-bench-real:
+# (bench/results/real: SUMMARY.md, stamped; every step, all three libraries)
+bench-real: mpich mpich-stock
 	MPICH_PATCHED=$(MPICH_PATCHED) MPICH_STOCK=$(MPICH_STOCK) REPORT_COMMAND="make bench-real" \
-		$(top_srcdir)/bench/real/run-real.sh $(abs_top_builddir)/bench/out/real
+		$(top_srcdir)/bench/real/run-real.sh $(abs_top_builddir)/bench/results/real
+	$(top_srcdir)/maint/results-stamp.py write real $(abs_top_builddir)/bench/results/real/SUMMARY.md
 # libmpi instructions per MPI_Isend / MPI_Put, ours vs stock in one run, every
 # map mode and AV kind (issue 25): bench/results/insns (cells.csv, insns.png,
 # SUMMARY.md); the same measurement as make check's insns phase
