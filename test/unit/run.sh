@@ -76,7 +76,11 @@ run_script() {
     [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
     echo "  $name: $p passed, $f failed"
     pass=$((pass + p)); fail=$((fail + f))
+    # its "skipped: N" line (results-fresh: results sets no stamp covers)
+    s=$(sed -n 's/^skipped: \([0-9]*\).*/\1/p' "$log" | tail -1)
+    [ -n "$s" ] && skipped=$((skipped + s)) && skipwhat="$skipwhat $name:$s"
 }
+skipped=0 skipwhat=""
 
 # lock-free readers and one writer under ThreadSanitizer (builds unit-tsan;
 # counts test_threads' cases, a race or a build failure is one failure)
@@ -98,5 +102,6 @@ run_script lint/asserts "$top/test/lint/asserts.sh"
 # code it measures (test/lint/results-fresh.sh, maint/results-stamp.py)
 run_script lint/results-fresh "$top/test/lint/results-fresh.sh"
 rm -f "$log"
+echo "skipped: $skipped (listed above;$skipwhat)"
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
