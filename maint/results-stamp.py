@@ -161,12 +161,8 @@ def check(names):
         # every directory at the top of bench/results, and every one below
         # that holds a SUMMARY.md (a set may be nested: insns/rate)
         root = RESULTS
-        loose = sorted(d for d in os.listdir(root)
-                       if os.path.isdir(os.path.join(root, d)) and d not in sets)
-        loose += sorted(os.path.relpath(dp, root) for dp, _, files in os.walk(root)
-                        if os.path.relpath(dp, root).count(os.sep) >= 1 and "SUMMARY.md" in files
-                        and os.path.relpath(dp, root) not in sets)
-        loose.sort()
+        loose = sorted(rel for dp, _, files in os.walk(root) for rel in [os.path.relpath(dp, root)]
+                       if rel != "." and rel not in sets and (os.sep not in rel or "SUMMARY.md" in files))
         for d in loose:
             print(f"SKIP {d}: bench/results/{d} is in no set of bench/inputs.txt "
                   "(its command writes no stamp yet); its figures are not checked")

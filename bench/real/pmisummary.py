@@ -15,16 +15,7 @@ import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from mdtable import grid  # noqa: E402
-
-
-def slope(points):
-    n = len(points)
-    if n < 2:
-        return float("nan")
-    mx = sum(x for x, _ in points) / n
-    my = sum(y for _, y in points) / n
-    den = sum((x - mx) ** 2 for x, _ in points)
-    return sum((x - mx) * (y - my) for x, y in points) / den if den else float("nan")
+from ondemandplot import fit  # noqa: E402  (least squares: slope, intercept)
 
 
 def main():
@@ -91,7 +82,8 @@ def main():
 
     def heap(key, n):
         if n == "slope":
-            s = slope([(m, v) for m in nps for v in [med(key[0], key[1], m, "heap_mean")[0]] if v is not None])
+            pts = [(m, v) for m in nps for v in [med(key[0], key[1], m, "heap_mean")[0]] if v is not None]
+            s = fit([m for m, _ in pts], [v for _, v in pts])[0]
             return "-" if s != s else f"{s:,.0f} B"
         v = med(key[0], key[1], n, "heap_mean")[0]
         return "-" if v is None else f"{v / 1e6:.2f}"
