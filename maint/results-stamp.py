@@ -1,27 +1,34 @@
 #!/usr/bin/env python3
 """Stamps on results sets, and the check that they are not stale.
 
-    results-stamp.py write SET FILE     put SET's stamp line into FILE (a
-                                        SUMMARY.md the benchmark just wrote)
-    results-stamp.py check [SET ...]    every set of bench/inputs.txt (or the
-                                        ones named): PASS fresh / FAIL stale
+    results-stamp.py write SET FILE     put SET's stamp line into FILE (the
+                                        SUMMARY.md its step just wrote;
+                                        bench/run does it after a run)
+    results-stamp.py check [SET ...]    every set (or the ones named):
+                                        PASS fresh / FAIL stale
     results-stamp.py stale              the command of every set that is stale
-                                        or unstamped, one per line (what
-                                        `make bench-stale` runs)
+                                        or unstamped, one per line
+    results-stamp.py rebase SET         re-stamp SET without a rerun when its
+                                        inputs changed only in comment lines
+                                        since the commit its figures measured
 
-A stamp is one line, kept first in the set's bench/results/SET/SUMMARY.md:
+A set is a step of bench/steps.ini with an `inputs` key, named by its output
+directory below bench/results. Its stamp is one line, kept first in its
+bench/results/SET/SUMMARY.md:
 
-    <!-- results-stamp set=SET commit=SHORT date=ISO digest=HEX16 -->
+    <!-- results-stamp set=SET commit=SHORT date=ISO digest=HEX16 settings=HEX8 -->
 
 digest is a sha256 over the sorted (path, sha256 of contents) of every file
-under the set's paths (bench/inputs.txt), as they are in the work tree, the
-file list from `git ls-files` (untracked build products do not count; no git:
-every file). commit and date say when the figures were taken, for people;
-the check compares only digests, so it needs no history (CI clones shallow).
-A stale set names the files that differ from its commit when git has it.
-A set without SUMMARY.md or without a stamp fails: its figures cannot be
-shown fresh. A bench/results directory in no set is a SKIP line, counted.
-The last line is "N passed, N failed".
+under the set's inputs, as they are in the work tree, the file list from
+`git ls-files` (untracked build products do not count; no git: every file);
+settings is a sha256 over the step's libs, env and run lines. commit and date
+say when the figures were taken, for people; the check compares only
+digests, so it needs no history (CI clones shallow). A stale set names the
+files that differ from its commit when git has it. A set without SUMMARY.md
+or without a stamp fails: its figures cannot be shown fresh. A stamp written
+before bench/steps.ini has no settings: it passes on its digest, and the
+check says its settings are not covered. A file or directory of bench/results
+in no set is a SKIP line, counted. The last line is "N passed, N failed".
 """
 import hashlib
 import os
@@ -31,38 +38,21 @@ import sys
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ALIASES = {
-    "@library": ["patches/mpich", "mpich", "src/core", "include", "maint/build-mpich.sh",
-                 "maint/apply-patches.sh", "maint/fix-static-libs.sh"],
-    "@core": ["src/core", "include"],
-}
+sys.path.insert(0, os.path.join(TOP, "bench"))
+import steps as steptable  # noqa: E402  (bench/steps.py: the table of bench/steps.ini)
+
 # where the sets live (the check's control points it at a copy)
 RESULTS = os.environ.get("AVRM_RESULTS_DIR", os.path.join(TOP, "bench", "results"))
-STAMP_RE = re.compile(r"^<!-- results-stamp set=(\S+) commit=(\S+) date=(\S+) digest=([0-9a-f]+) -->$")
+STAMP_RE = re.compile(r"^<!-- results-stamp set=(\S+) commit=(\S+) date=(\S+) digest=([0-9a-f]+)"
+                      r"(?: settings=([0-9a-f]+))? -->$")
 
 
 def read_sets():
-    """bench/inputs.txt -> {set: (command, [paths])}; the command may hold
-    spaces: paths start at the first @alias or at a token naming a file."""
-    sets = {}
-    with open(os.path.join(TOP, "bench", "inputs.txt")) as f:
-        for line in f:
-            line = line.split("#", 1)[0].strip()
-            if not line:
-                continue
-            words = line.split()
-            name, rest = words[0], words[1:]
-            i = next((k for k, w in enumerate(rest) if w.startswith("@")), None)
-            if i is None:
-                sys.exit(f"results-stamp: set {name} lists no @library/@core input")
-            paths = []
-            for w in rest[i:]:
-                paths += ALIASES.get(w, [w]) if w.startswith("@") else [w]
-            for p in paths:
-                if p.startswith("@") or not os.path.exists(os.path.join(TOP, p)):
-                    sys.exit(f"results-stamp: set {name}: no input {p}")
-            sets[name] = (" ".join(rest[:i]), paths)
-    return sets
+    """{set: Step} from bench/steps.ini (bench/steps.py); a table error stops."""
+    try:
+        return steptable.sets()
+    except (steptable.TableError, KeyError) as e:
+        sys.exit(f"results-stamp: {e}")
 
 
 def git(*args):
@@ -92,22 +82,28 @@ def digest(paths):
     return h.hexdigest()[:16]
 
 
-def stamp_line(name, paths):
-    commit = (git("rev-parse", "--short", "HEAD") or "unknown").strip()
-    if git("status", "--porcelain", "--", *paths):
-        commit += "+changes"
-    date = time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime())
-    return f"<!-- results-stamp set={name} commit={commit} date={date} digest={digest(paths)} -->"
+def stamp_line(name, step, commit=None, date=None):
+    if commit is None:
+        commit = (git("rev-parse", "--short", "HEAD") or "unknown").strip()
+        if git("status", "--porcelain", "--", *step.inputs):
+            commit += "+changes"
+    date = date or time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime())
+    return (f"<!-- results-stamp set={name} commit={commit} date={date} "
+            f"digest={digest(step.inputs)} settings={step.settings_digest()} -->")
+
+
+def replace_stamp(path, line):
+    with open(path) as f:
+        lines = [l for l in f.read().splitlines() if not STAMP_RE.match(l)]
+    with open(path, "w") as f:
+        f.write("\n".join([line] + lines) + "\n")
 
 
 def write(name, path):
     sets = read_sets()
     if name not in sets:
-        sys.exit(f"results-stamp: no set {name} in bench/inputs.txt")
-    with open(path) as f:
-        lines = [l for l in f.read().splitlines() if not STAMP_RE.match(l)]
-    with open(path, "w") as f:
-        f.write("\n".join([stamp_line(name, sets[name][1])] + lines) + "\n")
+        sys.exit(f"results-stamp: no stamped step writes bench/results/{name} (bench/steps.ini)")
+    replace_stamp(path, stamp_line(name, sets[name]))
 
 
 def read_stamp(name):
@@ -119,15 +115,32 @@ def read_stamp(name):
         return next((m for m in map(STAMP_RE.match, f.read().splitlines()) if m), None)
 
 
-def is_fresh(name, paths):
+def verdict(name, step):
+    """(fresh?, message) for one set."""
     stamp = read_stamp(name)
-    return stamp is not None and stamp.group(1) == name and stamp.group(4) == digest(paths)
+    run = f"run `{step.command()}`"
+    if stamp is None:
+        return False, f"no stamp in bench/results/{name}/SUMMARY.md ({run})"
+    if stamp.group(1) != name:
+        return False, f"its SUMMARY.md is stamped for set {stamp.group(1)}"
+    if stamp.group(4) != digest(step.inputs):
+        base = stamp.group(2).split("+")[0]
+        changed = git("diff", "--name-only", base, "--", *step.inputs) if base != "unknown" else None
+        what = (", changed since: " + " ".join(changed.split()[:6]) +
+                (" ..." if len(changed.split()) > 6 else "")) if changed else ""
+        return False, f"stale, figures of {stamp.group(2)} and the code they measure changed{what} ({run})"
+    if stamp.group(5) is None:
+        return True, (f"figures of {stamp.group(2)} ({stamp.group(3)}), inputs unchanged; its settings "
+                      "(libs, env, run lines) are not in its stamp, which predates bench/steps.ini")
+    if stamp.group(5) != step.settings_digest():
+        return False, f"stale, its libs, env or run lines in bench/steps.ini changed since its figures ({run})"
+    return True, f"figures of {stamp.group(2)} ({stamp.group(3)}), inputs and settings unchanged"
 
 
 def stale():
-    for name, (command, paths) in sorted(read_sets().items()):
-        if not is_fresh(name, paths):
-            print(command)
+    for name, step in sorted(read_sets().items()):
+        if not verdict(name, step)[0]:
+            print(step.command())
 
 
 def check(names):
@@ -137,44 +150,128 @@ def check(names):
     passed = failed = 0
     for name in names:
         if name not in sets:
-            print(f"FAIL {name}: no such set in bench/inputs.txt"); failed += 1; continue
-        command, paths = sets[name]
-        stamp = read_stamp(name)
-        if stamp is None:
-            print(f"FAIL {name}: no stamp in bench/results/{name}/SUMMARY.md (run `{command}`)")
+            print(f"FAIL {name}: no stamped step writes bench/results/{name} (bench/steps.ini)")
             failed += 1
-        elif stamp.group(1) != name:
-            print(f"FAIL {name}: its SUMMARY.md is stamped for set {stamp.group(1)}"); failed += 1
-        elif stamp.group(4) == digest(paths):
-            print(f"PASS {name}: figures of {stamp.group(2)} ({stamp.group(3)}), inputs unchanged")
-            passed += 1
-        else:
-            base = stamp.group(2).split("+")[0]
-            changed = git("diff", "--name-only", base, "--", *paths) if base != "unknown" else None
-            what = (", changed since: " + " ".join(changed.split()[:6]) +
-                    (" ..." if len(changed.split()) > 6 else "")) if changed else ""
-            print(f"FAIL {name}: stale, figures of {stamp.group(2)} and the code they measure changed"
-                  f"{what} (run `{command}`)")
-            failed += 1
+            continue
+        ok, msg = verdict(name, sets[name])
+        print(f"{'PASS' if ok else 'FAIL'} {name}: {msg}")
+        passed, failed = passed + ok, failed + (not ok)
     if not explicit:
-        # result sets no stamp covers yet: listed and counted, never silent;
-        # every directory at the top of bench/results, and every one below
-        # that holds a SUMMARY.md (a set may be nested: insns/rate)
-        root = RESULTS
-        loose = sorted(rel for dp, _, files in os.walk(root) for rel in [os.path.relpath(dp, root)]
-                       if rel != "." and rel not in sets and (os.sep not in rel or "SUMMARY.md" in files))
+        # results no stamp covers: listed and counted, never silent. Every
+        # file or directory at the top of bench/results that is no set and
+        # holds none; a directory inside a set belongs to it.
+        loose = []
+        for entry in sorted(os.listdir(RESULTS)):
+            inside = [s for s in sets if s == entry or s.startswith(entry + "/")]
+            if not inside:
+                loose.append(entry)
+            elif entry not in sets:
+                # a directory holding nested sets (insns/rate): what else is in it
+                loose += [f"{entry}/{e}" for e in sorted(os.listdir(os.path.join(RESULTS, entry)))
+                          if f"{entry}/{e}" not in sets]
         for d in loose:
-            print(f"SKIP {d}: bench/results/{d} is in no set of bench/inputs.txt "
-                  "(its command writes no stamp yet); its figures are not checked")
+            print(f"SKIP {d}: bench/results/{d} is in no stamped step of bench/steps.ini; "
+                  "its figures are not checked")
         if loose:
             print(f"skipped: {len(loose)} ({' '.join(loose)})")
     print(f"{passed} passed, {failed} failed")
     return failed == 0
 
 
+def strip_c_comments(text):
+    """C text with every /* */ and // comment replaced by a space (string and
+    character literals kept as they are)."""
+    out, i, n = [], 0, len(text)
+    while i < n:
+        c = text[i]
+        if c in "\"'":
+            j = i + 1
+            while j < n and text[j] != c:
+                j += 2 if text[j] == "\\" else 1
+            out.append(text[i:j + 1])
+            i = j + 1
+        elif text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            i = n if j < 0 else j + 2
+            out.append(" ")
+        elif text.startswith("//", i):
+            j = text.find("\n", i)
+            i = n if j < 0 else j
+            out.append(" ")
+        else:
+            out.append(c)
+            i += 1
+    return "".join(out)
+
+
+def uncommented(path, text):
+    """text's lines without its comments, blank lines dropped: C comments in
+    .c and .h files; # comment lines in shell, Python, ini and make."""
+    if path.endswith((".c", ".h")):
+        return [l.rstrip() for l in strip_c_comments(text).splitlines() if l.strip()]
+    return [l for l in text.splitlines() if not l.lstrip().startswith("#") or l.startswith("#!")]
+
+
+def rebase(name):
+    """Re-stamp a fresh-in-substance set without rerunning it: allowed only when
+    some commit E in HEAD's history has exactly the stamp's digest over the
+    set's inputs (the figures were measured on E's files: the commit the
+    stamp names if it qualifies, else the oldest of the newest run of
+    commits that do) and every input in
+    the work tree differs from E at most in comment lines. The stamp keeps
+    E (the commit it names when that one qualifies) and the date of the
+    figures; a stamp without settings (older than bench/steps.ini) stays
+    without them, one with settings needs them unchanged."""
+    sets = read_sets()
+    if name not in sets:
+        sys.exit(f"results-stamp: no set {name}")
+    step = sets[name]
+    stamp = read_stamp(name)
+    if stamp is None:
+        sys.exit(f"results-stamp: {name} has no stamp to rebase")
+    if stamp.group(5) is not None and stamp.group(5) != step.settings_digest():
+        sys.exit(f"results-stamp: {name}: its settings changed: rerun `{step.command()}`")
+    files = files_of(step.inputs)
+    found = None
+    named = (git("rev-parse", "--verify", "--quiet", stamp.group(2).split("+")[0] + "^{commit}") or "").strip()
+    for commit in ([named] if named else []) + (git("rev-list", "--max-count=200", "HEAD") or "").split():
+        h = hashlib.sha256()
+        present = True
+        for p in files:
+            blob = subprocess.run(["git", "-C", TOP, "show", f"{commit}:{p}"], capture_output=True)
+            if blob.returncode != 0:
+                present = False
+                break
+            h.update(p.encode() + b"\0" + hashlib.sha256(blob.stdout).digest())
+        if present and h.hexdigest()[:16] == stamp.group(4):
+            found = commit
+            if commit == named:
+                break
+        elif found:         # the oldest of the newest run of matching commits
+            break
+    commit = found
+    if not commit:
+        sys.exit(f"results-stamp: {name}: no commit of the last 200 has the stamp's inputs: rerun `{step.command()}`")
+    for p in files:
+        old = subprocess.run(["git", "-C", TOP, "show", f"{commit}:{p}"], capture_output=True).stdout
+        with open(os.path.join(TOP, p), "rb") as f:
+            new = f.read()
+        if old != new and uncommented(p, old.decode(errors="replace")) != uncommented(p, new.decode(errors="replace")):
+            sys.exit(f"results-stamp: {name}: {p} changed beyond its comments since {commit[:7]}: "
+                     f"rerun `{step.command()}`")
+    summary = os.path.join(RESULTS, name, "SUMMARY.md")
+    line = stamp_line(name, step, commit=commit[:7], date=stamp.group(3))
+    if stamp.group(5) is None:      # it did not cover settings: it still does not
+        line = re.sub(r" settings=[0-9a-f]+", "", line)
+    replace_stamp(summary, line)
+    print(f"rebased {name}: figures of {commit[:7]} ({stamp.group(3)}); inputs differ from it only in comments")
+
+
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "write":
         write(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 3 and sys.argv[1] == "rebase":
+        rebase(sys.argv[2])
     elif len(sys.argv) == 2 and sys.argv[1] == "stale":
         stale()
     elif len(sys.argv) >= 2 and sys.argv[1] == "check":

@@ -1,5 +1,5 @@
 #!/bin/sh
-# cgwrap.sh PROGRAM ARGS...: the mpiexec launcher shim of run-ch4.sh. World
+# cgwrap.sh PROGRAM ARGS...: the mpiexec launcher shim of run-real.sh. World
 # rank $CG_RANK (hydra's PMI_RANK) runs under callgrind with collection off
 # until the program toggles it; every other rank runs PROGRAM plainly.
 # Profiles go to $CG_OUT/cg.<pid>.<n>, one per CALLGRIND_DUMP_STATS_AT;

@@ -3,8 +3,8 @@
 # groupinsns.c with rank 0 under callgrind, at each np of NPS (default
 # "16 64"). Prints and writes OUTDIR/groupinsns.csv:
 #   np,shape,op,stock_insns_per_call,ours_insns_per_call,ours_per_stock
-# and OUTDIR/SUMMARY.md (the table, command, commit, date), stamped for make
-# check's staleness check when OUTDIR is bench/results/group-insns.
+# and OUTDIR/SUMMARY.md (bench/report group-insns: the table, command,
+# commit, date). Step group-insns of bench/run, which stamps the SUMMARY.md.
 #   run-groupinsns.sh OURS_PREFIX STOCK_PREFIX OUTDIR
 set -eu
 ours=$1 stock=$2 out=$3
@@ -36,17 +36,5 @@ for np in $NPS; do
         split($1, a, "-"); printf "%s,%s,%s,%.0f,%.0f,%.2f\n", np, a[2], a[1], $2 / 1000, $3 / 1000, $3 / $2 }' \
         | sort >> "$csv"
 done
-commit=$(git -C "$top" rev-parse --short HEAD 2>/dev/null)
-{
-    echo "# Instructions per MPI_Group_translate_ranks call: ours vs stock MPICH 4.0.2"
-    echo
-    echo "Command: \`make bench-group-insns\` (bench/real/run-groupinsns.sh, NPS=\"$NPS\"), $(date -u '+%Y-%m-%d %H:%M UTC'), at \`$commit\`."
-    echo "Instructions per call (each call translates every member of the group), callgrind on rank 0 (deterministic): per (operation, shape), a region of 1000 calls after a warm-up call over 1000 (bench/real/groupinsns.c)."
-    echo "Shapes: the world's group (world), the even ranks (stride2, MPI_Group_range_incl), the world less 3 ranks (excl3, MPI_Group_excl), the world in a random order (rand, MPI_Group_incl)."
-    echo
-    echo "| np | shape | operation | stock | ours | ours/stock |"
-    echo "|---:|---|---|---:|---:|---:|"
-    tail -n +2 "$csv" | awk -F, '{ printf "| %s | %s | %s | %s | %s | %s |\n", $1, $2, $3, $4, $5, $6 }'
-} > "$out/SUMMARY.md"
-[ "$out" = "$top/bench/results/group-insns" ] && "$top/maint/results-stamp.py" write group-insns "$out/SUMMARY.md"
+"$top/bench/report" group-insns "$out" "$NPS"
 column -s, -t "$csv"

@@ -2,8 +2,8 @@
 # Group lookup time, ours vs stock MPICH 4.0.2 (issue 14): grouptime.c at
 # each of NPS, REPS calls per figure (median), ROUNDS interleaved rounds of
 # (ours, stock) per np; writes OUTDIR/grouptime.csv and OUTDIR/SUMMARY.md
-# (median over rounds of each figure, ours/stock); stamped for make check's
-# staleness check when OUTDIR is bench/results/group-time (make bench-group-time).
+# (bench/report group-time: median over rounds of each figure, ours/stock).
+# Step group-time of bench/run, which stamps the SUMMARY.md.
 #   run-grouptime.sh OURS_PREFIX STOCK_PREFIX OUTDIR
 # Env: NPS (default "16 64"), REPS (default 200), ROUNDS (default 3).
 set -eu
@@ -39,27 +39,5 @@ done
 rm -f "$out/.part.csv"
 secs=$(( $(date +%s) - t0 ))
 load1=$(cut -d" " -f1-3 /proc/loadavg)
-python3 - "$csv" "$out/SUMMARY.md" "$secs" "$NPS" "$REPS" "$ROUNDS" "$load0" "$load1" <<'PY'
-import csv, sys, statistics, subprocess
-rows = list(csv.DictReader(open(sys.argv[1])))
-fig = {}
-for r in rows:
-    fig.setdefault((int(r["np"]), r["shape"], r["op"], r["lib"]), []).append(float(r["ns_per_member"]))
-commit = subprocess.run(["git", "log", "-1", "--format=%h"], capture_output=True, text=True).stdout.strip()
-with open(sys.argv[2], "w") as f:
-    f.write("# Group lookups: ours vs stock MPICH 4.0.2 (`make bench-group-time`)\n\n")
-    f.write("At `%s`; %s s wall, load average %s at the start and %s at the end (other jobs share "
-            "the CPUs above 2: then the ns are upper bounds, the ratio of the two libraries less "
-            "certain); NPS=\"%s\" REPS=%s ROUNDS=%s. ns per member, the median over "
-            "rounds of each round's median over REPS samples (a sample: a batch of 4096 / size calls), measured on rank 0 (the other "
-            "ranks wait in a barrier, yielding through yieldshim.so in both libraries). Shapes and operations: `bench/real/grouptime.c`.\n\n"
-            % (commit, sys.argv[3], sys.argv[7], sys.argv[8], sys.argv[4], sys.argv[5], sys.argv[6]))
-    f.write("| np | shape | operation | stock ns/member | ours ns/member | ours/stock |\n|---:|---|---|---:|---:|---:|\n")
-    for (np, shape, op, lib) in sorted(k for k in fig if k[3] == "ours"):
-        o = statistics.median(fig[(np, shape, op, "ours")])
-        s = statistics.median(fig.get((np, shape, op, "stock"), [float("nan")]))
-        f.write("| %d | %s | %s | %.1f | %.1f | %.2f |\n" % (np, shape, op, s, o, o / s if s else float("nan")))
-PY
-# the stamp make check's staleness check reads (bench/inputs.txt, set group-time)
-[ "$out" = "$top/bench/results/group-time" ] && "$top/maint/results-stamp.py" write group-time "$out/SUMMARY.md"
+"$top/bench/report" group-time "$out" "$secs" "$NPS" "$REPS" "$ROUNDS" "$load0" "$load1"
 cat "$out/SUMMARY.md"

@@ -1,23 +1,25 @@
 #!/bin/sh
-# make bench-memclass: MPICH's memory by allocation class (MPL_MEM_*) around
+# Step memclass of bench/run (make bench-memclass): MPICH's memory by allocation class (MPL_MEM_*) around
 # MPI_Init, against P: the debug build's memory tracing (make mpich-debug:
 # --enable-g=dbg,mem) prints, at MPI_Finalize with MPIR_CVAR_DEBUG_SUMMARY=1,
 # every class's largest allocated total over the run (init's temporaries
 # included) and what is still allocated. Every allocation of MPICH and of
 # libavrm goes through MPL and is counted; libfabric's and hwloc's are not
-# (bench step fiav measures libfabric's AV).
+# (step ondemand's fiav.csv measures libfabric's AV).
 #   run-memclass.sh PREFIX [OUTDIR]     (OUTDIR default bench/out/memclass)
 # PREFIX: a build with memory tracing. Runs bench/real/initonly.c at
 # MEMCLASS_NPS (default 8 16 32 64) ranks, nodes of 8 (MPIR_CVAR_NUM_CLIQUES
 # by block). Writes memclass.csv (class, np, max over ranks of the largest
 # total, of the bytes left) and slopes.csv (least squares of the largest
-# total against np: bytes per process of the world, and the constant).
+# total against np: bytes per process of the world, and the constant) and
+# SUMMARY.md (bench/report memclass).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 prefix=$(cd "$1" && pwd)
 out=${2:-$top/bench/out/memclass}
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 . "$top/test/mpienv.sh"
+t0=$(date +%s)
 "$prefix/bin/mpicc" -O2 -o "$out/initonly" "$top/bench/real/initonly.c"
 echo "class,np,max_allocated,left_at_finalize" > "$out/memclass.csv"
 for np in ${MEMCLASS_NPS:-8 16 32 64}; do
@@ -32,20 +34,5 @@ for np in ${MEMCLASS_NPS:-8 16 32 64}; do
         END { for (c in seen) printf "%s,%d,%d,%d\n", c, np, mx[c], cur[c] }' "$out/np$np.txt" |
         sort >> "$out/memclass.csv"
 done
-python3 - "$out" "$top/bench/tools" <<'PY'
-import csv, os, sys
-out = sys.argv[1]
-sys.path.insert(0, sys.argv[2])
-from report import fit
-rows = list(csv.DictReader(open(os.path.join(out, "memclass.csv"))))
-by = {}
-for r in rows:
-    by.setdefault(r["class"], {})[int(r["np"])] = int(r["max_allocated"])
-with open(os.path.join(out, "slopes.csv"), "w") as f:
-    f.write("class,bytes_per_process,constant_bytes," + ",".join("np=%d" % n for n in sorted({int(r["np"]) for r in rows})) + "\n")
-    for c, pts in sorted(by.items()):
-        xs = sorted(pts)
-        b, a = fit(xs, [pts[x] for x in xs])
-        f.write("%s,%.2f,%.0f,%s\n" % (c, b, a, ",".join(str(pts[x]) for x in xs)))
-sys.stdout.write(open(os.path.join(out, "slopes.csv")).read())
-PY
+"$top/bench/report" memclass "$out" "$(( $(date +%s) - t0 ))"
+cat "$out/SUMMARY.md"

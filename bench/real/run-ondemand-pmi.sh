@@ -17,7 +17,7 @@
 # Writes OUTDIR/pmi.csv (launcher,rep, then ondemand.c's columns: one row
 # per run and point), OUTDIR/initinsns.csv (launcher,library,np,init_insns)
 # and OUTDIR/SUMMARY.md (bench/real/pmisummary.py: medians over the runs),
-# stamped when OUTDIR is bench/results/ondemand-pmi (bench/inputs.txt).
+# stamped when OUTDIR is bench/results/ondemand-pmi (its step in bench/steps.ini).
 # Needs root (namespaces), Slurm (maint/setup.sh installs it), `make mpich
 # mpich-stock`. Wall times with up to 32 processes on 2 CPUs: what one
 # library or launcher costs against another in the same run, not absolute.

@@ -135,7 +135,7 @@ else
 fi
 [ -z "$failed" ] || { echo "run-ondemand: failed:$failed" >&2; exit 1; }
 # SUMMARY.md from the files above, stamped for make check's staleness check
-# (bench/inputs.txt, set ondemand) when the run wrote into bench/results/ondemand
+# (its step in bench/steps.ini) when the run wrote into bench/results/ondemand
 python3 "$here/ondemandsummary.py" "$out" \
     "ONDEMAND_NPS=\"$ONDEMAND_NPS\" bench/real/run-ondemand.sh $(echo "$out" | sed "s|^$top/||")" > "$out/SUMMARY.md"
 [ "$out" = "$top/bench/results/ondemand" ] && "$top/maint/results-stamp.py" write ondemand "$out/SUMMARY.md"

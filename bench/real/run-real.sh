@@ -3,14 +3,11 @@
 # stock MPICH 4.0.2 (mpich-stock, same tarball and options, no patches) and
 # Debian's Open MPI 4.1.4 (mpicc.openmpi), measured in the same run. Writes to
 # OUTDIR (default bench/out/real) the CSVs of the steps below, SUMMARY.md and
-# the PNGs (realreport.py). Steps (STEPS, in this order):
+# the PNGs (bench/report real). Steps (STEPS, in this order):
 #   probe    libfabric providers (fiprov.c), the fastest one CH4 runs on: shm,
 #            else sockets, else tcp (an MPI run on each MPICH build confirms)
 #            -> provider.txt; every OFI run below uses it
 #   av       AV bytes per peer, pvar avrm_av_entry_bytes (avbytes.c) -> av.csv
-#   fiav     what libfabric's own address vector costs per peer, per provider
-#            (fiavbytes.c: FI_AV_TABLE, FIAV_NS distinct peers inserted one
-#            by one, malloc heap before/after; no MPI) -> fiav.csv
 #   heap     heap bytes per created communicator, 11 shapes, HEAP_NPS, all
 #            libraries, K creations each (commheap.c) -> heap.csv, maps.csv
 #   ctime    creation time, CT_REPS interleaved repetitions per library at
@@ -56,7 +53,7 @@ out=${1:-$top/bench/out/real}
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 : "${MPICH_PATCHED:=$top/mpich-build/mpich-patched}" "${MPICH_STOCK:=$top/mpich-build/mpich-stock}"
 : "${LIBS:=ours stock ompi}" "${NICE:=10}"
-: "${STEPS:=probe av fiav heap ctime insns rate gen netpipe msgrate}"
+: "${STEPS:=probe av heap ctime insns rate gen netpipe msgrate}"
 : "${HEAP_NPS:=8 16 32}" "${HEAP_K:=1000 1000 1000}" "${HEAP_SHAPES:=dup,oddeven,halves,reversed,random,cartrows,shared,create_group,intercomm}" "${HEAP_NODE_SIZE:=}"
 : "${CT_NPS:=8 16}" "${CT_K:=40}" "${CT_REPS:=5}"
 : "${CG_NP:=6}" "${RATE_B:=64}" "${RATE_R:=100}" "${RATE_REPS:=5}" "${GENS:=6}" "${GEN_R:=30}"
@@ -160,21 +157,6 @@ else
 fi
 export FI_PROVIDER
 echo "FI_PROVIDER=$FI_PROVIDER"
-
-if want fiav; then
-    hdr fiav "libfabric's AV heap per peer, per provider (FI_AV_TABLE)"
-    run "${CC:-cc}" -O2 -Wall -o "$out/fiavbytes" "$here/fiavbytes.c" -lfabric || failed="$failed build-fiavbytes"
-    echo "provider,peers,heap_bytes,bytes_per_peer" > "$out/fiav.csv"
-    for prov in ${FIAV_PROVIDERS:-sockets tcp udp shm}; do
-        # shm maps at most 256 peers per AV in this libfabric: measured at
-        # 200; udp (ofi_rxd) inserts in O(peers) each: 30000 took over 5 min
-        ns=${FIAV_NS:-1000,10000,30000}
-        case $prov in shm) ns=100,200 ;; udp) ns=1000,10000 ;; esac
-        echo "+ env -u FI_PROVIDER $out/fiavbytes -n $ns $prov"
-        env -u FI_PROVIDER timeout 600 "$out/fiavbytes" -n "$ns" "$prov" | tee "$out/fiav-$prov.txt" || true
-        awk 'NF == 4 { print $1 "," $2 "," $3 "," $4 }' "$out/fiav-$prov.txt" >> "$out/fiav.csv"
-    done
-fi
 
 if want av; then
     hdr av "AV bytes per peer (pvar avrm_av_entry_bytes / world size)"
@@ -314,8 +296,8 @@ fi
 
 hdr report
 time="$(( $(date +%s) - t0 )) s wall, load average $load0 at the start, $(cut -d' ' -f1-3 /proc/loadavg) at the end"
-echo "+ python3 $here/realreport.py $out ..."
-python3 "$here/realreport.py" "$out" "$REPORT_COMMAND" "$time" "$skipped" "$failed" || failed="$failed report"
+echo "+ bench/report real $out ..."
+"$top/bench/report" real "$out" "$REPORT_COMMAND" "$time" "$skipped" "$failed" || failed="$failed report"
 echo "== done: $time =="
 [ -z "$skipped" ] || echo "run-real: skipped:$skipped" >&2
 [ -z "$failed" ] || { echo "run-real: failed:$failed" >&2; exit 1; }

@@ -8,9 +8,10 @@
 # with two veth NICs, libfabric's sockets provider and test/mpi/nicshim.so
 # (test/mpi/runtests.sh's twonics placement), MPIR_CVAR_CH4_OFI_MAX_NICS=2.
 # commheap.c's mpi_init row (the max over ranks of mallinfo2 after minus
-# before MPI_Init; no shape is run) -> OUTDIR/NxV/heap.csv; commslope.py ->
+# before MPI_Init; no shape is run) -> OUTDIR/NxV/heap.csv; bench/report comm-slopes ->
 # OUTDIR/NxV/slopes.csv (bytes per peer: the least-squares slope over NPS,
-# and the constant); OUTDIR/SUMMARY.md, the table of every configuration.
+# and the constant); OUTDIR/SUMMARY.md, the table of every configuration
+# (bench/report vci-init). Step vci-init of bench/run.
 #   run-vciinit.sh OURS_PREFIX STOCK_PREFIX OUTDIR
 set -eu
 ours=$1 stock=$2 out=$3
@@ -47,34 +48,8 @@ for c in $CONFIGS; do
         done
     done
     echo "== $nics NIC(s) x $vcis VCI(s)"
-    python3 "$here/commslope.py" "$d"
-    rm -f "$d/slopes.png"   # commslope.py's plot is titled for communicators
+    "$top/bench/report" comm-slopes "$d"
+    rm -f "$d/slopes.png"   # comm-slopes titles its plot for communicators
 done
-{
-    echo "# MPI_Init's heap per process, ours vs stock built per-VCI (\`make bench-vci-init\`)"
-    echo
-    echo "Run $(date -u '+%Y-%m-%d %H:%M UTC') ($(( $(date +%s) - t0 )) s, load average $load0 at the start) at"
-    echo "$(git -C "$top" rev-parse --short HEAD)$(git -C "$top" diff --quiet HEAD -- patches src bench/real || echo ' + uncommitted changes') by"
-    echo "\`bench/real/run-vciinit.sh $ours $stock $out\`: ours (patched, per-VCI), stock 4.0.2"
-    echo "from the same tarball and options. \`MPIR_CVAR_NOLOCAL=1\`, np = $NPS, glibc's tcache off;"
-    echo "\`commheap.c\`'s mpi_init row (the max over ranks of mallinfo2 after minus before"
-    echo "MPI_Init), least-squares slope by \`commslope.py\`. Two NICs: a network namespace with"
-    echo "two veth NICs, the sockets provider and \`test/mpi/nicshim.so\` (MPICH counts only PCI NICs)."
-    echo
-    echo "| NICs x VCIs | endpoints per process | ours B/peer | stock B/peer | ours constant | stock constant |"
-    echo "|---|---:|---:|---:|---:|---:|"
-    for c in $CONFIGS; do
-        awk -F, -v c="$c" -v e="$(( ${c%x*} * ${c#*x} ))" '
-            $1 == "ours" { os = $3; oc = $4 } $1 == "stock" { ss = $3; sc = $4 }
-            END { printf "| %s | %d | %.0f | %.0f | %.1f MB | %.1f MB |\n", c, e, os, ss, oc / 1e6, sc / 1e6 }' \
-            "$out/$c/slopes.csv"
-    done
-    echo
-    echo "Stock's per-VCI \`MPIDI_av_entry_t\` is \`fi_addr_t dest[8][64]\` + int per peer (4104 B);"
-    echo "ours keeps one 8-byte word and computes the other endpoints' fi_addrs (patch 0009)."
-    echo "What grows with the endpoints in both is libfabric's: each of E contexts' FI_AV_TABLEs"
-    echo "holds all E endpoints of every peer (E^2 inserts per peer, the same in both libraries)."
-    echo "Three process counts on a 2-core machine: slopes move by ~30 B between runs."
-    echo "Files: \`NxV/heap.csv\`, \`NxV/slopes.csv\`."
-} > "$out/SUMMARY.md"
+"$top/bench/report" vci-init "$out" "$(( $(date +%s) - t0 ))" "$NPS" "$CONFIGS" "$load0"
 cat "$out/SUMMARY.md"

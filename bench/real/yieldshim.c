@@ -5,7 +5,7 @@
  * which locks and unlocks the queue's pthread mutex. Calling sched_yield()
  * after every pthread_mutex_unlock() makes a waiting rank give its core away
  * once per poll (3x faster at -n 16). It changes timing only, never the heap:
- * it allocates nothing. run-ch4.sh and run-real.sh load it for both MPICH
+ * it allocates nothing. run-real.sh loads it for both MPICH
  * libraries alike in their oversubscribed steps, run-grouptime.sh for the
  * waiting ranks (with our yield CVAR off), never under callgrind.
  * YIELDSHIM_SKIP_RANK=r: the process whose PMI_RANK is r never yields (the

@@ -1,13 +1,14 @@
 #!/bin/sh
-# make bench-library-memory: the whole library's O(P) state per process
+# The whole library's O(P) state per process
 # (address layer, communicators' node hierarchies, the node map), simulated
 # by bench-memory, ours vs the MODELs of MPICH 4.0.2 and main (issue 14):
 #   run-library.sh BUILDDIR [OUTDIR]     (default BUILDDIR/bench/out/library-memory)
 # Scenarios (16 processes per node): split100 and dup100 (the paper's Figs
 # 9-10), reorder10 (irregular communicators: table hierarchies), spawn10
 # (dynamic processes: no node ids). N: LIBMEM_NS (default 8192,65536,262144,786432).
-# Writes memory.csv, library.csv, slopes.csv, library.png (libmemory.py)
-# and SUMMARY.md (the table at the largest N and the slopes).
+# Writes memory.csv, library.csv, slopes.csv, library.png and SUMMARY.md (the
+# table at the largest N and the slopes: bench/report library). Step
+# library-memory of bench/run, which stamps the SUMMARY.md.
 set -eu
 b=$(cd "$1" && pwd)
 out=${2:-$b/bench/out/library-memory}
@@ -18,13 +19,11 @@ mkdir -p "$out"
 {
     echo "# Whole-library O(P) memory per process, simulated"
     echo
-    echo "Command: \`make bench-library-memory\` (bench/sim/run-library.sh): bench-memory"
+    echo "Command: \`bench/run library-memory\` (bench/sim/run-library.sh): bench-memory"
     echo "runs the real libavrm (ours) and the MODELs of MPICH 4.0.2 and main (bench/models/models.c"
     echo "says what each keeps) for one process; 16 processes per node. Files: memory.csv"
     echo "(bench-memory's rows), library.csv, slopes.csv (least squares of the whole library"
     echo "against N: bytes per process of the world), library.png."
     echo
-    python3 "$here/libmemory.py" "$out"
+    "$here/../report" library "$out"
 } | tee "$out/SUMMARY.md"
-# the stamp make check's staleness check reads (bench/inputs.txt, set library-memory)
-"$here/../../maint/results-stamp.py" write library-memory "$out/SUMMARY.md"

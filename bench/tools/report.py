@@ -1,12 +1,16 @@
-#!/usr/bin/env python3
-"""report.py - glue for bench/run-core.sh (stdlib only).
+"""report.py - the shared helpers of bench/report (least squares, Markdown
+tables, gnuplot) and the core step's reports (stdlib only; bench/report's
+core-* subcommands):
 
-  report.py insns CALLGRIND_OUT MODES_TXT OUT_CSV   instructions per lookup
-  report.py memory MEMORY_CSV OUT_JSON             JSON + summary tables
-  report.py features MEMORY_CSV [-a]                beyond-paper features table (-a: every N)
-  report.py plots OUTDIR                            gnuplot PNGs from the CSVs
-  report.py summary OUTDIR                          Markdown tables of a run (for results/SUMMARY.md)
-  report.py simbuild SIMBUILD_CSV                   build cost in the simulator, ours vs MODEL (table)
+  insns(CALLGRIND_OUT, MODES_TXT, OUT_CSV)   instructions per lookup
+  memory(MEMORY_CSV, OUT_JSON)               JSON + summary tables
+  features(rows) / print_features            beyond-paper features table
+  plots(OUTDIR)                              gnuplot PNGs from the CSVs
+  summary(OUTDIR)                            Markdown tables of a run
+  print_simbuild(SIMBUILD_CSV)               build cost in the simulator, ours vs MODEL
+
+The other modules of bench/tools import its helpers (md_table, HISTOGRAM,
+gp, fit, panels_png, STYLE).
 """
 import csv, json, os, re, subprocess, sys
 from collections import defaultdict
@@ -426,23 +430,21 @@ def summary(outdir):
                            for r in simbuild_rows(sb)]))
     print("\n".join(P))
 
-if __name__ == "__main__":
-    cmd = sys.argv[1]
-    if cmd == "insns":
-        insns(*sys.argv[2:5])
-    elif cmd == "memory":
-        memory(*sys.argv[2:4])
-    elif cmd == "features":
-        compact, allr = features(load_mem(sys.argv[2]))
-        print_features(allr if "-a" in sys.argv[3:] else compact)
-    elif cmd == "summary":
-        summary(sys.argv[2])
-    elif cmd == "simbuild":
-        print("%-13s %5s %11s %10s %10s %9s %9s %7s" % ("scenario", "N", "ranks", "ours ms", "MODEL ms",
-                                                       "ours ns", "MODEL ns", "ratio"))
-        for r in simbuild_rows(sys.argv[2]):
-            print("%-13s %5s %11d %10.2f %10.2f %9.2f %9.2f %7s" % (
-                r["scenario"], nfmt(r["N"]), r["ranks"], r["ours_ms"], r["model_ms"], r["ours"], r["model"],
-                "%.2f" % (r["ours"] / r["model"]) if r["model"] else "-"))
-    elif cmd == "plots":
-        plots(sys.argv[2])
+def print_simbuild(path):
+    print("%-13s %5s %11s %10s %10s %9s %9s %7s" % ("scenario", "N", "ranks", "ours ms", "MODEL ms",
+                                                   "ours ns", "MODEL ns", "ratio"))
+    for r in simbuild_rows(path):
+        print("%-13s %5s %11d %10.2f %10.2f %9.2f %9.2f %7s" % (
+            r["scenario"], nfmt(r["N"]), r["ranks"], r["ours_ms"], r["model_ms"], r["ours"], r["model"],
+            "%.2f" % (r["ours"] / r["model"]) if r["model"] else "-"))
+
+
+def print_features_of(path, *flags):
+    compact, every = features(load_mem(path))
+    print_features(every if "-a" in flags else compact)
+
+
+# bench/report's subcommands: name -> (function, arguments: a count or (least, most))
+COMMANDS = {"core-memory": (memory, 2), "core-insns": (insns, 3),
+            "core-features": (print_features_of, (1, 2)), "core-simbuild": (print_simbuild, 1),
+            "core-plots": (plots, 1), "core-summary": (summary, 1)}

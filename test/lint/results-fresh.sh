@@ -1,9 +1,12 @@
 #!/bin/sh
-# Results that cannot go stale (issue 27 item 2): every set of bench/inputs.txt
-# must carry the stamp its benchmark command wrote, with the digest of the
-# code it measures as that code is now (maint/results-stamp.py check). Its
-# controls, on copies of the insns set's SUMMARY.md: the copy as it is must
-# pass, and with one digest digit changed must be reported stale.
+# Results that cannot go stale (issue 27 item 2): every stamped step of
+# bench/steps.ini must have the stamp bench/run wrote, with the digest of the
+# code it measures as that code is now and of its settings
+# (maint/results-stamp.py check). Controls: on copies of the insns set's
+# SUMMARY.md, the copy as it is must pass and with one digest digit changed
+# must be reported stale; in a scratch repository, results-stamp.py rebase
+# must take a comment-only change and refuse a code change, and a changed run
+# line must make a stamp stale.
 # Last line "N passed, N failed".
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -24,5 +27,40 @@ if echo "$same" | grep -q '^PASS insns' && echo "$changed" | grep -q '^FAIL insn
 else
     echo "FAIL control: the checker did not tell the insns stamp from a changed copy"; f=$((f + 1))
 fi
+# doc/results.md is what bench/report writes from the stamps now
+if "$top/bench/report" results "$tmp/results.md" && cmp -s "$tmp/results.md" "$top/doc/results.md"; then
+    echo "PASS doc/results.md: what \`bench/report results\` writes from the stamps"; p=$((p + 1))
+else
+    echo "FAIL doc/results.md: not what \`bench/report results doc/results.md\` writes now (run it)"; f=$((f + 1))
+fi
+# rebase's controls, in a scratch repository with the stamp tool and a
+# one-step table: a comment-only change to an input may be rebased and then
+# passes; a change to code may not (the set stays stale); a stamp with
+# settings fails once the step's run line changes.
+g=$tmp/repo
+mkdir -p "$g/maint" "$g/bench/results/toy" "$g/src"
+cp "$chk" "$g/maint/"; cp "$top/bench/steps.py" "$g/bench/"
+printf '[inputs]\n@toy = src\n[step toy]\nrun = true\nout = bench/results/toy\ninputs = @toy\n' > "$g/bench/steps.ini"
+printf '#!/bin/sh\n# a comment\necho 1\n' > "$g/src/toy.sh"
+echo "# toy" > "$g/bench/results/toy/SUMMARY.md"
+(cd "$g" && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm toy &&
+ maint/results-stamp.py write toy bench/results/toy/SUMMARY.md && git add -A &&
+ git -c user.name=t -c user.email=t@t commit -qm stamped) >/dev/null 2>&1
+sed -i 's/# a comment/# another comment/' "$g/src/toy.sh"
+r1=$("$g/maint/results-stamp.py" check toy | sed -n 1p)
+"$g/maint/results-stamp.py" rebase toy >/dev/null 2>&1; rc2=$?
+r2=$("$g/maint/results-stamp.py" check toy | sed -n 1p)
+sed -i 's/echo 1/echo 2/' "$g/src/toy.sh"
+"$g/maint/results-stamp.py" rebase toy >/dev/null 2>&1; rc3=$?
+r3=$("$g/maint/results-stamp.py" check toy | sed -n 1p)
+sed -i 's/echo 2/echo 1/; s/^run = true/run = false/' "$g/src/toy.sh" "$g/bench/steps.ini"
+r4=$("$g/maint/results-stamp.py" check toy | sed -n 1p)
+case "$r1|$rc2|$r2|$rc3|$r3|$r4" in
+"FAIL toy: stale"*"|0|PASS toy"*"|1|FAIL toy: stale"*"|FAIL toy: stale, its libs, env or run lines"*)
+    echo "PASS control: rebase takes a comment-only change and refuses a code change; a changed run line is stale"
+    p=$((p + 1)) ;;
+*)  echo "FAIL control: rebase or the settings check misbehaved: $r1 | $rc2 | $r2 | $rc3 | $r3 | $r4"
+    f=$((f + 1)) ;;
+esac
 echo "$p passed, $f failed"
 [ "$f" -eq 0 ]

@@ -36,7 +36,7 @@
 #             command: VARIANTS="oddeven block3" VARIANT_DIRS=rma (doc/developer.md).
 # VARIANTS selects variants (default, what make check runs: computed oddeven
 # ondemand-ci; tables, block3, ondemand and rma in the placements by command
-# (tables left make check for ondemand-ci's CI time), doc/results.md:
+# (tables left make check for ondemand-ci's CI time), doc/history.md:
 # comm's ctxalloc alone takes 2-3 minutes in a placement on 2 cores).
 # AVRM_SUITE_BUILD: a suite
 # build of the same prefix to reuse (the mpich phase's OUTDIR/build; run-all

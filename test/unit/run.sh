@@ -101,6 +101,8 @@ run_script lint/asserts "$top/test/lint/asserts.sh"
 # results that cannot go stale: every stamped results set's digest matches the
 # code it measures (test/lint/results-fresh.sh, maint/results-stamp.py)
 run_script lint/results-fresh "$top/test/lint/results-fresh.sh"
+# the benchmark driver's table: every step runs (dry), every make target is a step
+run_script lint/bench-steps "$top/test/lint/bench-steps.sh"
 rm -f "$log"
 echo "skipped: $skipped (listed above;$skipwhat)"
 echo "$pass passed, $fail failed"

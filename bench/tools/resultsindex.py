@@ -1,0 +1,59 @@
+"""doc/results.md: the index of the stamped results sets (`bench/report
+results FILE`), written from bench/steps.ini and each set's stamp. bench/run
+rewrites it after every stamped step; make check's results-fresh test fails
+when it differs from what this would write now.
+"""
+import os
+import re
+import sys
+
+TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(TOP, "bench"))
+import steps as steptable  # noqa: E402
+
+STAMP_RE = re.compile(r"^<!-- results-stamp set=(\S+) commit=(\S+) date=(\S+) digest=")
+IMAGE_RE = re.compile(r"!\[[^\]]*\]\(([^)/]+\.png)\)")
+
+
+def stamp_of(summary):
+    if not os.path.exists(summary):
+        return None, []
+    text = open(summary).read()
+    m = next((m for m in map(STAMP_RE.match, text.splitlines()) if m), None)
+    return m, IMAGE_RE.findall(text)
+
+
+def results(path):
+    libraries, steps = steptable.read()
+    rel = "../bench/results"        # links as seen from doc/, wherever the file is written
+    lines = [
+        "# Results",
+        "",
+        "Every benchmark result of this tree, one row per stamped step of `bench/steps.ini`:",
+        "what it measures, the command that writes it, the commit and date its figures were",
+        "taken at, and its `SUMMARY.md` (every table, how it was measured, the settings). This",
+        "file is written by `bench/report results doc/results.md` (bench/run does it after every",
+        "stamped step); make check fails when a set's figures are stale (the code or settings",
+        "they measure changed) or when this file is not what that command writes now.",
+        "What the figures mean for the design: doc/design.md. Test runs and older measurements,",
+        "dated: doc/history.md.",
+        "",
+        "| set | what | command | figures of | results |",
+        "|---|---|---|---|---|",
+    ]
+    for s in steps.values():
+        if not s.set:
+            continue
+        m, images = stamp_of(os.path.join(TOP, s.out, "SUMMARY.md"))
+        when = "%s, %s" % (m.group(2), m.group(3).replace("T", " ")) if m else "not stamped"
+        link = "[SUMMARY.md](%s/%s/SUMMARY.md)" % (rel, s.set)
+        if images:
+            link += " " + " ".join("[%s](%s/%s/%s)" % (i, rel, s.set, i) for i in images[:2])
+        libs = ", ".join(l.rstrip("?") for l in s.libs)
+        lines.append("| %s | %s (%s) | `%s` | %s | %s |" % (s.set, s.what, libs, s.command(), when, link))
+    lines += ["", "Libraries: " + "; ".join("%s: %s" % (l.name, l.what) for l in libraries.values()) + "."]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n")
+
+
+COMMANDS = {"results": (results, 1)}

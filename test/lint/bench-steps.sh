@@ -1,0 +1,47 @@
+#!/bin/sh
+# The benchmark driver's table (bench/steps.ini) is whole: it parses; every
+# step prints its commands (bench/run -n, nothing run: a library not built
+# is named, not fatal); every `make bench-X` target of bench/local.mk runs
+# step X through bench/run and every step but core-quick's variants has
+# one; every script a run line names exists. Control: a table whose run
+# line names a library the step does not list must be refused.
+# Last line "N passed, N failed".
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+p=0 f=0
+pass() { echo "PASS $*"; p=$((p + 1)); }
+fail() { echo "FAIL $*"; f=$((f + 1)); }
+steps=$(python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import steps; print(" ".join(steps.read()[1]))' "$top/bench") ||
+    { fail "bench/steps.ini does not parse"; echo "$p passed, $f failed"; exit 1; }
+[ -n "$steps" ] || fail "bench/steps.ini has no step"
+for s in $steps; do
+    if out=$("$top/bench/run" -n "$s" 2>/dev/null) && echo "$out" | grep -q '^+ '; then
+        missing=$(echo "$out" | sed -n 's/^+ //p' | tr ' ' '\n' | grep -E '^(bench|maint|test)/[^ ]*\.(sh|py)$|^bench/(run|report)$' |
+                  while read -r x; do [ -e "$top/$x" ] || echo "$x"; done)
+        [ -z "$missing" ] && pass "step $s: bench/run -n prints its commands" ||
+            fail "step $s: names missing scripts: $missing"
+    else
+        fail "step $s: bench/run -n $s failed"
+    fi
+    if grep -q "^bench-$s:" "$top/bench/local.mk"; then
+        grep -A1 "^bench-$s:" "$top/bench/local.mk" | grep -q "\$(BENCH_RUN) $s\$" &&
+            pass "make bench-$s runs bench/run $s" || fail "make bench-$s does not run bench/run $s"
+    else
+        fail "step $s has no make bench-$s target"
+    fi
+done
+for t in $(sed -n 's/^bench-\([a-z0-9-]*\):.*/\1/p' "$top/bench/local.mk"); do
+    [ "$t" = stale ] && continue
+    echo " $steps " | grep -q " $t " || fail "make bench-$t names no step of bench/steps.ini"
+done
+tmp=$(mktemp); trap 'rm -f "$tmp"' EXIT
+sed 's#^run = bench/real/run-groupinsns.sh {ours} {stock} {out}#run = bench/real/run-groupinsns.sh {ours-vci} {stock} {out}#' \
+    "$top/bench/steps.ini" > "$tmp"
+if python3 -c 'import sys; sys.path.insert(0, sys.argv[1]); import steps; steps.read(sys.argv[2])' "$top/bench" "$tmp" 2>/dev/null; then
+    fail "control: a run line naming a library its step does not list was accepted"
+else
+    grep -q '{ours-vci} {stock} {out}' "$tmp" && pass "control: a run line naming a library its step does not list is refused" ||
+        fail "control: the doctored table was not made (the group-insns run line changed?)"
+fi
+echo "$p passed, $f failed"
+[ "$f" -eq 0 ]
