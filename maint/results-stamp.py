@@ -9,8 +9,9 @@
     results-stamp.py stale              the command of every set that is stale
                                         or unstamped, one per line
     results-stamp.py rebase SET         re-stamp SET without a rerun when its
-                                        inputs changed only in comment lines
-                                        since the commit its figures measured
+                                        inputs changed only in comments (and
+                                        Python docstrings) since the commit its
+                                        figures measured
 
 A set is a step of bench/steps.ini with an `inputs` key, named by its output
 directory below bench/results. Its stamp is one line, kept first in its
@@ -204,9 +205,29 @@ def strip_c_comments(text):
     return "".join(out)
 
 
+def python_code(text):
+    """A Python module's syntax tree without its docstrings (comments are not
+    in it): equal for two texts that differ only in comments and docstrings."""
+    import ast
+    tree = ast.parse(text)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body
+                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)):
+            node.body = body[1:] or [ast.Pass()]
+    return [ast.dump(tree)]
+
+
 def uncommented(path, text):
     """text's lines without its comments, blank lines dropped: C comments in
-    .c and .h files; # comment lines in shell, Python, ini and make."""
+    .c and .h files; comments and docstrings in Python (by its syntax tree);
+    # comment lines in shell, ini and make."""
+    if path.endswith(".py") or text.startswith("#!/usr/bin/env python"):
+        try:
+            return python_code(text)
+        except SyntaxError:
+            return text.splitlines()
     if path.endswith((".c", ".h")):
         return [l.rstrip() for l in strip_c_comments(text).splitlines() if l.strip()]
     return [l for l in text.splitlines() if not l.lstrip().startswith("#") or l.startswith("#!")]

@@ -1,14 +1,14 @@
-"""A results set made of several runs (`bench/report index OUTDIR "TITLE:
-SUBDIR"...`, step vci): OUTDIR/SUMMARY.md names each run's directory and
-repeats the tables of its SUMMARY.md under the run's title, with the links
-of its images made relative to OUTDIR.
+"""A results set made of several runs (`bench/report index OUTDIR TITLE
+"RUN TITLE: SUBDIR"...`, step vci): OUTDIR/SUMMARY.md, titled TITLE, names
+each run's directory and repeats its SUMMARY.md under the run's title, with
+the links of its images made relative to OUTDIR.
 """
 import os
 import re
 
 
-def index(out, parts):
-    text = ["# %s" % os.path.basename(os.path.abspath(out)), ""]
+def index(out, title, parts):
+    text = ["# %s" % title, ""]
     for part in parts:
         title, _, sub = part.rpartition(":")
         sub = sub.strip()
@@ -22,4 +22,4 @@ def index(out, parts):
         f.write("\n".join(text).rstrip() + "\n")
 
 
-COMMANDS = {"index": (lambda out, *parts: index(out, parts), (2, None))}
+COMMANDS = {"index": (lambda out, title, *parts: index(out, title, parts), (3, None))}

@@ -66,7 +66,7 @@ def vci_init(out, secs, nps, configs, load0):
     for c in configs.split():
         nics, vcis = (int(x) for x in c.split("x"))
         s = {r["library"]: r for r in csv.DictReader(open(os.path.join(out, c, "slopes.csv")))}
-        table.append([c, nics * vcis] + ["%.0f" % float(s[lib]["bytes_per_process"]) for lib in ("ours", "stock")]
+        table.append([c, nics * vcis] + ["%.0f" % float(s[lib]["slope_bytes_per_process"]) for lib in ("ours", "stock")]
                      + ["%.1f MB" % (float(s[lib]["constant_bytes"]) / 1e6) for lib in ("ours", "stock")])
     text = [
         "# MPI_Init's heap per process, ours vs stock built per-VCI (`bench/run vci-init`)",
@@ -76,8 +76,9 @@ def vci_init(out, secs, nps, configs, load0):
         "np = %s, glibc's tcache off; `commheap.c`'s mpi_init row (the max over ranks of mallinfo2 "
         "after minus before MPI_Init), least-squares slope by `bench/report comm-slopes`. Two NICs: a network "
         "namespace with two veth NICs, the sockets provider and `test/mpi/nicshim.so` (MPICH counts "
-        "only PCI NICs). Ours runs with its defaults: on-demand addressing engages with one endpoint "
-        "per process only (several NICs or VCIs keep the eager exchange)."
+        "only PCI NICs). Both over the sockets provider (test/mpienv.sh), where ours keeps the eager "
+        "address exchange (on-demand addressing needs a provider that names an unknown sender: "
+        "doc/design.md), so these are eager against eager."
         % (now(), secs, load0, commit(), nps),
         "",
         md_table(["NICs x VCIs", "endpoints per process", "ours B/peer", "stock B/peer", "ours constant",

@@ -34,19 +34,20 @@ else
     echo "FAIL doc/results.md: not what \`bench/report results doc/results.md\` writes now (run it)"; f=$((f + 1))
 fi
 # rebase's controls, in a scratch repository with the stamp tool and a
-# one-step table: a comment-only change to an input may be rebased and then
-# passes; a change to code may not (the set stays stale); a stamp with
-# settings fails once the step's run line changes.
+# one-step table: a change to comments (shell) and a docstring and comment
+# (Python) may be rebased and then passes; a change to code may not (the set
+# stays stale); a stamp with settings fails once the step's run line changes.
 g=$tmp/repo
 mkdir -p "$g/maint" "$g/bench/results/toy" "$g/src"
 cp "$chk" "$g/maint/"; cp "$top/bench/steps.py" "$g/bench/"
 printf '[inputs]\n@toy = src\n[step toy]\nrun = true\nout = bench/results/toy\ninputs = @toy\n' > "$g/bench/steps.ini"
 printf '#!/bin/sh\n# a comment\necho 1\n' > "$g/src/toy.sh"
+printf '"""a docstring"""\nX = 1  # a comment\n' > "$g/src/toy.py"
 echo "# toy" > "$g/bench/results/toy/SUMMARY.md"
 (cd "$g" && git init -q && git add -A && git -c user.name=t -c user.email=t@t commit -qm toy &&
  maint/results-stamp.py write toy bench/results/toy/SUMMARY.md && git add -A &&
  git -c user.name=t -c user.email=t@t commit -qm stamped) >/dev/null 2>&1
-sed -i 's/# a comment/# another comment/' "$g/src/toy.sh"
+sed -i 's/# a comment/# another comment/; s/a docstring/another docstring/' "$g/src/toy.sh" "$g/src/toy.py"
 r1=$("$g/maint/results-stamp.py" check toy | sed -n 1p)
 "$g/maint/results-stamp.py" rebase toy >/dev/null 2>&1; rc2=$?
 r2=$("$g/maint/results-stamp.py" check toy | sed -n 1p)
@@ -57,7 +58,7 @@ sed -i 's/echo 2/echo 1/; s/^run = true/run = false/' "$g/src/toy.sh" "$g/bench/
 r4=$("$g/maint/results-stamp.py" check toy | sed -n 1p)
 case "$r1|$rc2|$r2|$rc3|$r3|$r4" in
 "FAIL toy: stale"*"|0|PASS toy"*"|1|FAIL toy: stale"*"|FAIL toy: stale, its libs, env or run lines"*)
-    echo "PASS control: rebase takes a comment-only change and refuses a code change; a changed run line is stale"
+    echo "PASS control: rebase takes a change to comments and docstrings and refuses a code change; a changed run line is stale"
     p=$((p + 1)) ;;
 *)  echo "FAIL control: rebase or the settings check misbehaved: $r1 | $rc2 | $r2 | $rc3 | $r3 | $r4"
     f=$((f + 1)) ;;
