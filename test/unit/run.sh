@@ -104,6 +104,6 @@ run_script lint/results-fresh "$top/test/lint/results-fresh.sh"
 # the benchmark driver's table: every step runs (dry), every make target is a step
 run_script lint/bench-steps "$top/test/lint/bench-steps.sh"
 rm -f "$log"
-echo "skipped: $skipped (listed above;$skipwhat)"
+if [ "$skipped" -gt 0 ]; then echo "skipped: $skipped (listed above;$skipwhat)"; else echo "skipped: 0"; fi
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
