@@ -37,6 +37,7 @@
 # line (CI shows the tail).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/test/closing.sh"
 bdir=$1 prefix=$2
 out=$bdir/test-out; mkdir -p "$out"
 src=$bdir/mpich-build/mpich-patched-src
@@ -64,21 +65,12 @@ for ph in $phases; do
     echo "=== phase $ph: $cmd"
     { $cmd 2>&1; echo $? > "$out/$ph.rc"; } | tee "$out/$ph.log"
     rc=$(cat "$out/$ph.rc")
-    line=$(grep -E '^([A-Za-z]+: )?[0-9]+ passed, [0-9]+ failed' "$out/$ph.log" | tail -1)
-    s=$(sed -n 's/^skipped: \([0-9]*\).*/\1/p' "$out/$ph.log" | tail -1)
+    closing_counts "$out/$ph.log" "$rc"
+    p=$cl_p f=$cl_f s=$cl_s note=$cl_note
     dt=$(( $(date +%s) - t0 ))
-    note=""
-    if [ -z "$line" ]; then
-        p=0 f=1 note=" (no closing line, exit $rc)"
-    else
-        p=$(echo "$line" | sed -E 's/^([A-Za-z]+: )?([0-9]+) passed.*/\2/')
-        f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-        [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1 note=" (exit $rc with 0 failed)"
-        [ "$p" -eq 0 ] && [ "$f" -eq 0 ] && [ "${s:-0}" -eq 0 ] && f=1 note=" (ran nothing: 0 passed, 0 failed, no skips)"
-    fi
-    tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + ${s:-0}))
+    tp=$((tp + p)) tf=$((tf + f)) ts=$((ts + s))
     summary="$summary
-  $ph: $p passed, $f failed, ${s:-0} skipped, ${dt}s$note"
+  $ph: $p passed, $f failed, $s skipped, ${dt}s$note"
     # a failing phase names its failures here too: CI keeps only the tail
     if [ "$f" -gt 0 ]; then
         fl=$(grep -E 'FAIL|REGRESSION' "$out/$ph.log" | head -n 10)

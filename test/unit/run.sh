@@ -11,6 +11,7 @@
 # nonzero on failure.
 B=${1:?usage: run.sh BUILDDIR}
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/test/closing.sh"
 cd "$B" || exit 2
 pass=0 fail=0
 log=$(mktemp)
@@ -70,15 +71,13 @@ fi
 run_script() {
     name=$1; shift
     "$@" >"$log" 2>&1; rc=$?
-    line=$(tail -1 "$log"); grep -v '^PASS\|passed,' "$log" | sed 's/^/  /'
-    p=${line%% passed*} f=$(echo "$line" | sed -E 's/.* ([0-9]+) failed.*/\1/')
-    case "$p$f" in *[!0-9]*|'') p=0 f=1; echo "  FAIL $name: no closing line" ;; esac
-    [ "$rc" -ne 0 ] && [ "$f" -eq 0 ] && f=1
-    echo "  $name: $p passed, $f failed"
-    pass=$((pass + p)); fail=$((fail + f))
+    grep -v '^PASS\|passed,' "$log" | sed 's/^/  /'
+    closing_counts "$log" "$rc"
+    [ -z "$cl_note" ] || echo "  FAIL $name:$cl_note"
+    echo "  $name: $cl_p passed, $cl_f failed"
+    pass=$((pass + cl_p)); fail=$((fail + cl_f))
     # its "skipped: N" line (results-fresh: results sets no stamp covers)
-    s=$(sed -n 's/^skipped: \([0-9]*\).*/\1/p' "$log" | tail -1)
-    [ -n "$s" ] && skipped=$((skipped + s)) && skipwhat="$skipwhat $name:$s"
+    [ "$cl_s" -eq 0 ] || { skipped=$((skipped + cl_s)); skipwhat="$skipwhat $name:$cl_s"; }
 }
 skipped=0 skipwhat=""
 
