@@ -33,7 +33,7 @@ BENCH_CORE_BINS = bench/bench-memory bench/bench-lookup bench/bench-build bench/
 	bench-comm-memory bench-group-insns bench-group-time bench-ondemand bench-ondemand-pmi bench-memclass \
 	bench-vci-init bench-vci
 # every stamped step whose results are stale or unstamped, in turn, then the check
-bench-stale:
+bench-stale: mpich mpich-stock
 	$(BENCH_RUN) stale
 	$(BENCH_RUN) check
 bench-core: $(BENCH_CORE_BINS)
@@ -48,13 +48,13 @@ bench-insns-rate: mpich mpich-stock
 	$(BENCH_RUN) insns-rate
 bench-real: mpich mpich-stock
 	$(BENCH_RUN) real
-bench-comm-memory:
+bench-comm-memory: mpich mpich-stock
 	$(BENCH_RUN) comm-memory
-bench-group-insns:
+bench-group-insns: mpich mpich-stock
 	$(BENCH_RUN) group-insns
-bench-group-time:
+bench-group-time: mpich mpich-stock
 	$(BENCH_RUN) group-time
-bench-ondemand:
+bench-ondemand: mpich mpich-stock
 	$(BENCH_RUN) ondemand
 bench-ondemand-pmi: mpich mpich-stock
 	$(BENCH_RUN) ondemand-pmi

@@ -116,6 +116,15 @@ def read(table=TABLE):
     return libraries, steps
 
 
+def aliases(table=TABLE):
+    """{@alias: [paths]} of the table's [inputs] section."""
+    cp = configparser.ConfigParser(interpolation=None, delimiters=("=",))
+    cp.optionxform = str
+    with open(table) as f:
+        cp.read_file(f)
+    return {k: v.split() for k, v in cp["inputs"].items()} if cp.has_section("inputs") else {}
+
+
 def sets(table=TABLE):
     """{set name: Step} for the stamped steps."""
     return {s.set: s for s in read(table)[1].values() if s.set}

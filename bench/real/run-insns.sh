@@ -20,8 +20,9 @@ commit=$(git -C "$top" rev-parse --short HEAD)
 case $out in "$top"/*) excl=":(exclude)${out#"$top"/}" ;; *) excl=":(exclude)bench/out" ;; esac
 dirty=$(git -C "$top" status --porcelain --untracked-files=no -- . "$excl" | grep -q . &&
         echo "with uncommitted changes outside $out, ")
-"$top/test/insns/run.sh" default "$MPICH_PATCHED" "$work" "$MPICH_STOCK" | tee "$out/check.txt"
+"$top/test/insns/run.sh" default "$MPICH_PATCHED" "$work" "$MPICH_STOCK" > "$out/check.txt" 2>&1
 rc=$?
-cp "$work/cells.csv" "$out/cells.csv"
-"$top/bench/report" insns "$out" "$commit (${dirty}$(date -u '+%Y-%m-%d %H:%M UTC'))"
+cat "$out/check.txt"
+cp "$work/cells.csv" "$out/cells.csv" || rc=1
+"$top/bench/report" insns "$out" "$commit (${dirty}$(date -u '+%Y-%m-%d %H:%M UTC'))" || rc=1
 exit $rc

@@ -26,4 +26,5 @@ mkdir -p "$out"
     echo "against N: bytes per process of the world), library.png."
     echo
     "$here/../report" library "$out"
-} | tee "$out/SUMMARY.md"
+} > "$out/SUMMARY.md"
+cat "$out/SUMMARY.md"
