@@ -20,6 +20,11 @@ B=${2:-$SRC}
 OUT=${3:-$SRC/bench/out}
 mkdir -p "$OUT"; OUT=$(cd "$OUT" && pwd)
 REPORT=$SRC/bench/report
+# a file of an earlier run must not pass for this run's (a part skipped below)
+( cd "$OUT" && rm -f SUMMARY.md memory.csv memory.json features.csv insns.csv insns-modes.txt \
+    callgrind.lookup.out lookup.csv build.csv simbuild.csv memory_*.png mem_*.dat insns.png insns.dat \
+    lookup_ns.png lookup.dat simbuild.png simbuild.dat )
+missing=""
 t0=$(date +%s) load0=$(cut -d' ' -f1-3 /proc/loadavg)
 for p in bench-memory bench-lookup bench-build bench-simbuild; do
     [ -x "$B/bench/$p" ] || { echo "missing $B/bench/$p: run make first" >&2; exit 1; }
@@ -45,7 +50,7 @@ if command -v valgrind >/dev/null; then
         "$B/bench/bench-lookup" --insns -n 262144 -k 200000 > "$OUT/insns-modes.txt" 2>/dev/null
     run "$REPORT" core-insns "$OUT/callgrind.lookup.out" "$OUT/insns-modes.txt" "$OUT/insns.csv"
 else
-    echo "valgrind not found: skipped"
+    echo "valgrind not found: skipped"; missing="$missing valgrind"
 fi
 echo
 echo "== lookup: ns per lookup (best of 5; n = map size) =="
@@ -60,6 +65,8 @@ run "$B/bench/bench-simbuild" -n $SBN -o "$OUT/simbuild.csv"
 echo
 if command -v gnuplot >/dev/null; then
     run "$REPORT" core-plots "$OUT"
+else
+    echo "gnuplot not found: no plots"; missing="$missing gnuplot"
 fi
 echo "== done, load average $(cut -d' ' -f1-3 /proc/loadavg) =="
 {
@@ -78,3 +85,5 @@ echo "== done, load average $(cut -d' ' -f1-3 /proc/loadavg) =="
     echo "![memory, split100](memory_split100.png) ![lookup ns](lookup_ns.png)"
 } > "$OUT/SUMMARY.md"
 echo "CSV/JSON/PNG and SUMMARY.md in $OUT"
+# a run with a part skipped is not a whole result (bench/run does not stamp it)
+[ -z "$missing" ] || { echo "run-core: skipped for want of:$missing" >&2; exit 3; }
