@@ -91,14 +91,23 @@ class Step:
         return PLACEHOLDER.sub(sub, text)
 
 
-def read(table=TABLE):
-    """-> (libraries {name: Library}, steps {name: Step}) in table order."""
+def parse(table):
     cp = configparser.ConfigParser(interpolation=None, comment_prefixes=("#",),
                                    inline_comment_prefixes=None, delimiters=("=",))
     cp.optionxform = str
     with open(table) as f:
         cp.read_file(f)
-    aliases = {k: v.split() for k, v in cp["inputs"].items()} if cp.has_section("inputs") else {}
+    return cp
+
+
+def aliases_of(cp):
+    return {k: v.split() for k, v in cp["inputs"].items()} if cp.has_section("inputs") else {}
+
+
+def read(table=TABLE):
+    """-> (libraries {name: Library}, steps {name: Step}) in table order."""
+    cp = parse(table)
+    aliases = aliases_of(cp)
     libraries, steps = {}, {}
     for sec in cp.sections():
         kind, _, name = sec.partition(" ")
@@ -118,11 +127,7 @@ def read(table=TABLE):
 
 def aliases(table=TABLE):
     """{@alias: [paths]} of the table's [inputs] section."""
-    cp = configparser.ConfigParser(interpolation=None, delimiters=("=",))
-    cp.optionxform = str
-    with open(table) as f:
-        cp.read_file(f)
-    return {k: v.split() for k, v in cp["inputs"].items()} if cp.has_section("inputs") else {}
+    return aliases_of(parse(table))
 
 
 def sets(table=TABLE):
