@@ -29,38 +29,24 @@ EXTRA_DIST += bench/run bench/report bench/steps.ini bench/steps.py bench/run-co
 # its stamped results are fresh.
 BENCH_RUN = $(top_srcdir)/bench/run --build $(abs_top_builddir) --lib ours=$(MPICH_PATCHED) --lib stock=$(MPICH_STOCK)
 BENCH_CORE_BINS = bench/bench-memory bench/bench-lookup bench/bench-build bench/bench-simbuild
-.PHONY: bench-stale bench-core bench-core-quick bench-library-memory bench-insns bench-insns-rate bench-real \
-	bench-comm-memory bench-group-insns bench-group-time bench-ondemand bench-ondemand-pmi bench-memclass \
-	bench-vci-init bench-vci
+# the steps, by the builds they need (one rule per group; a step in no
+# group has its own rule below)
+BENCH_STEPS_CORE = core core-quick
+BENCH_STEPS_MPICH = insns insns-rate real comm-memory group-insns group-time ondemand ondemand-pmi
+BENCH_STEPS_VCI = vci-init vci
+.PHONY: bench-stale bench-library-memory bench-memclass \
+	$(BENCH_STEPS_CORE:%=bench-%) $(BENCH_STEPS_MPICH:%=bench-%) $(BENCH_STEPS_VCI:%=bench-%)
 # every stamped step whose results are stale or unstamped, in turn, then the check
 bench-stale: mpich mpich-stock
 	$(BENCH_RUN) stale
 	$(BENCH_RUN) check
-bench-core: $(BENCH_CORE_BINS)
-	$(BENCH_RUN) core
-bench-core-quick: $(BENCH_CORE_BINS)
-	$(BENCH_RUN) core-quick
+$(BENCH_STEPS_CORE:%=bench-%): bench-%: $(BENCH_CORE_BINS)
+	$(BENCH_RUN) $*
+$(BENCH_STEPS_MPICH:%=bench-%): bench-%: mpich mpich-stock
+	$(BENCH_RUN) $*
+$(BENCH_STEPS_VCI:%=bench-%): bench-%: mpich-vci mpich-vci-stock
+	$(BENCH_RUN) $*
 bench-library-memory: bench/bench-memory
 	$(BENCH_RUN) library-memory
-bench-insns: mpich mpich-stock
-	$(BENCH_RUN) insns
-bench-insns-rate: mpich mpich-stock
-	$(BENCH_RUN) insns-rate
-bench-real: mpich mpich-stock
-	$(BENCH_RUN) real
-bench-comm-memory: mpich mpich-stock
-	$(BENCH_RUN) comm-memory
-bench-group-insns: mpich mpich-stock
-	$(BENCH_RUN) group-insns
-bench-group-time: mpich mpich-stock
-	$(BENCH_RUN) group-time
-bench-ondemand: mpich mpich-stock
-	$(BENCH_RUN) ondemand
-bench-ondemand-pmi: mpich mpich-stock
-	$(BENCH_RUN) ondemand-pmi
 bench-memclass: mpich-debug
 	$(BENCH_RUN) memclass
-bench-vci-init: mpich-vci mpich-vci-stock
-	$(BENCH_RUN) vci-init
-bench-vci: mpich-vci mpich-vci-stock
-	$(BENCH_RUN) vci

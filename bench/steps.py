@@ -15,6 +15,20 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE = os.path.join(TOP, "bench", "steps.ini")
 RESULTS_PREFIX = "bench/results/"
 PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9-]*)\}")
+# a set's stamp, the first line of its SUMMARY.md (maint/results-stamp.py
+# writes and checks it, bench/report results indexes it); settings is absent
+# from stamps written before this table
+STAMP_RE = re.compile(r"^<!-- results-stamp set=(\S+) commit=(\S+) date=(\S+) digest=([0-9a-f]+)"
+                      r"(?: settings=([0-9a-f]+))? -->$")
+
+
+def stamp_of(summary):
+    """(the stamp's match or None, the file's text or None) of a SUMMARY.md."""
+    if not os.path.exists(summary):
+        return None, None
+    with open(summary) as f:
+        text = f.read()
+    return next((m for m in map(STAMP_RE.match, text.splitlines()) if m), None), text
 
 
 class TableError(Exception):

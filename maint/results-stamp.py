@@ -45,8 +45,7 @@ import steps as steptable  # noqa: E402  (bench/steps.py: the table of bench/ste
 
 # where the sets live (the check's control points it at a copy)
 RESULTS = os.environ.get("AVRM_RESULTS_DIR", os.path.join(TOP, "bench", "results"))
-STAMP_RE = re.compile(r"^<!-- results-stamp set=(\S+) commit=(\S+) date=(\S+) digest=([0-9a-f]+)"
-                      r"(?: settings=([0-9a-f]+))? -->$")
+STAMP_RE = steptable.STAMP_RE
 
 
 def read_sets():
@@ -110,11 +109,7 @@ def write(name, path):
 
 def read_stamp(name):
     """The stamp line's match in bench/results/NAME/SUMMARY.md, or None."""
-    summary = os.path.join(RESULTS, name, "SUMMARY.md")
-    if not os.path.exists(summary):
-        return None
-    with open(summary) as f:
-        return next((m for m in map(STAMP_RE.match, f.read().splitlines()) if m), None)
+    return steptable.stamp_of(os.path.join(RESULTS, name, "SUMMARY.md"))[0]
 
 
 def verdict(name, step):

@@ -11,16 +11,12 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(TOP, "bench"))
 import steps as steptable  # noqa: E402
 
-STAMP_RE = re.compile(r"^<!-- results-stamp set=(\S+) commit=(\S+) date=(\S+) digest=")
 IMAGE_RE = re.compile(r"!\[[^\]]*\]\(([^)/]+\.png)\)")
 
 
 def stamp_of(summary):
-    if not os.path.exists(summary):
-        return None, []
-    text = open(summary).read()
-    m = next((m for m in map(STAMP_RE.match, text.splitlines()) if m), None)
-    return m, IMAGE_RE.findall(text)
+    m, text = steptable.stamp_of(summary)
+    return m, IMAGE_RE.findall(text or "")
 
 
 def results(path):

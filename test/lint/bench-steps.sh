@@ -23,14 +23,18 @@ for s in $steps; do
     else
         fail "step $s: bench/run -n $s failed"
     fi
-    if grep -q "^bench-$s:" "$top/bench/local.mk"; then
+    group=$(sed -n "s/^\(BENCH_STEPS_[A-Z]*\) = \(.* \)*$s\( .*\)*\$/\1/p" "$top/bench/local.mk")
+    if [ -n "$group" ]; then
+        grep -A1 "^\$($group:%=bench-%): bench-%:" "$top/bench/local.mk" | grep -q '\$(BENCH_RUN) \$\*$' &&
+            pass "make bench-$s runs bench/run $s ($group)" || fail "$group has no rule running bench/run"
+    elif grep -q "^bench-$s:" "$top/bench/local.mk"; then
         grep -A1 "^bench-$s:" "$top/bench/local.mk" | grep -q "\$(BENCH_RUN) $s\$" &&
             pass "make bench-$s runs bench/run $s" || fail "make bench-$s does not run bench/run $s"
     else
         fail "step $s has no make bench-$s target"
     fi
 done
-for t in $(sed -n 's/^bench-\([a-z0-9-]*\):.*/\1/p' "$top/bench/local.mk"); do
+for t in $(sed -n 's/^bench-\([a-z0-9-]*\):.*/\1/p; s/^BENCH_STEPS_[A-Z]* = //p' "$top/bench/local.mk"); do
     [ "$t" = stale ] && continue
     echo " $steps " | grep -q " $t " || fail "make bench-$t names no step of bench/steps.ini"
 done
@@ -43,5 +47,30 @@ else
     grep -q '{ours-vci} {stock} {out}' "$tmp" && pass "control: a run line naming a library its step does not list is refused" ||
         fail "control: the doctored table was not made (the group-insns run line changed?)"
 fi
+# a step's environment: the caller's knobs do not reach it (and are named
+# when its script reads them), --env does; --env and --table on a stamped
+# step need --out (what they measure is not the table's set)
+d=$(mktemp -d); trap 'rm -f "$tmp"; rm -rf "$d"' EXIT
+printf '%s\n' '#!/bin/sh' 'echo "STEPS=${STEPS-unset} X=${X-unset} HOME=${HOME:+set}" > "$1/env.txt"' > "$d/probe.sh"
+chmod +x "$d/probe.sh"
+printf '%s\n' '[lib core]' 'prefix = .' 'has = bench/steps.ini' 'build = true' '[step probe]' 'libs = core' \
+    "run = $d/probe.sh {out}" 'out = bench/out/probe' '[step stamped]' 'libs = core' 'run = true' \
+    'out = bench/results/probe' 'inputs = bench/steps.ini' > "$d/t.ini"
+STEPS=leak "$top/bench/run" --table "$d/t.ini" --out "$d/o" probe > "$d/log" 2>&1
+grep -q '^STEPS=unset X=unset HOME=set$' "$d/o/env.txt" 2>/dev/null && grep -q 'not passed from your environment.*STEPS' "$d/log" &&
+    pass "bench/run: a knob left in the caller's environment does not reach a step, and is named" ||
+    fail "bench/run: the caller's STEPS reached the step or was not named: $(cat "$d/o/env.txt" "$d/log" 2>&1)"
+"$top/bench/run" --table "$d/t.ini" --env X=1 --out "$d/o" probe > "$d/log" 2>&1
+grep -q '^STEPS=unset X=1 HOME=set$' "$d/o/env.txt" && pass "bench/run --env X=1 reaches the step" ||
+    fail "bench/run --env X=1 did not reach the step: $(cat "$d/o/env.txt")"
+for opt in "--table $d/t.ini stamped" "--env X=1 insns" "--lib ours=$d insns"; do
+    # shellcheck disable=SC2086
+    if "$top/bench/run" $opt > "$d/log" 2>&1; then
+        fail "bench/run $opt ran a stamped step without --out"
+    else
+        grep -q 'give --out DIR' "$d/log" && pass "bench/run $opt: refused without --out" ||
+            fail "bench/run $opt failed for another reason: $(cat "$d/log")"
+    fi
+done
 echo "$p passed, $f failed"
 [ "$f" -eq 0 ]
