@@ -16,8 +16,9 @@
 # (callgrind on that rank alone, MPMD: hydra's ':' and srun --multi-prog).
 # Writes OUTDIR/pmi.csv (launcher,rep, then ondemand.c's columns: one row
 # per run and point), OUTDIR/initinsns.csv (launcher,library,np,init_insns)
-# and OUTDIR/SUMMARY.md (bench/real/pmisummary.py: medians over the runs),
-# stamped when OUTDIR is bench/results/ondemand-pmi (its step in bench/steps.ini).
+# and OUTDIR/SUMMARY.md (bench/report ondemand-pmi, in
+# bench/tools/ondemandreport.py: medians over the runs), which bench/run
+# stamps when OUTDIR is bench/results/ondemand-pmi (its step in bench/steps.ini).
 # Needs root (namespaces), Slurm (maint/setup.sh installs it), `make mpich
 # mpich-stock`. Wall times with up to 32 processes on 2 CPUs: what one
 # library or launcher costs against another in the same run, not absolute.
@@ -39,13 +40,14 @@ lib_env() {
 if [ "${1:-}" = --inner ]; then
     set -f      # the callgrind toggle's '*' is valgrind's, not a glob
     out=$2 np=$3 hosts=$(( $3 / 8 ))
+    srun="srun --mpi=pmi2 -N $hosts --ntasks-per-node=8"   # the runs' and the callgrind run's launch
     for rep in $(seq 1 "$PMI_REPS"); do
         for lib in $LIBS; do
             e=$(lib_env "$lib")
             for launcher in hydra srun; do
                 case $launcher in
                     hydra) set -- "$(prefix_of "$lib")/bin/mpiexec" -n "$np" ;;
-                    srun) set -- srun --mpi=pmi2 -N "$hosts" --ntasks-per-node=8 ;;
+                    srun) set -- $srun ;;
                 esac
                 rm -f "$out/run.csv"
                 echo "+ env $e $* ondemand ($rep)"
@@ -73,7 +75,7 @@ if [ "${1:-}" = --inner ]; then
                            -n 1 $vg "$exe" "$lib" "$prov" "$out/.scratch.csv" ;;
                 srun) printf '0-%d %s %s %s %s\n%d %s %s %s %s %s\n' $((np - 2)) "$exe" "$lib" "$prov" "$out/.scratch.csv" \
                           $((np - 1)) "$vg" "$exe" "$lib" "$prov" "$out/.scratch.csv" > "$out/multi-prog.conf"
-                      set -- srun --mpi=pmi2 -N "$hosts" --ntasks-per-node=8 --multi-prog "$out/multi-prog.conf" ;;
+                      set -- $srun --multi-prog "$out/multi-prog.conf" ;;
             esac
             echo "+ env $e $*"
             if env $e timeout -k 5 600 "$@" < /dev/null > "$out/log-init-$lib-$launcher-$np.txt" 2>&1 &&
@@ -112,8 +114,7 @@ for np in $PMI_NPS; do
     echo "   P=$np: $(( $(date +%s) - s )) s"
 done
 [ ! -s "$out/failed.txt" ] || { echo "run-ondemand-pmi: failed: $(tr '\n' ' ' < "$out/failed.txt")" >&2; exit 1; }
-python3 "$here/pmisummary.py" "$out" \
+"$top/bench/report" ondemand-pmi "$out" \
     "bench/real/run-ondemand-pmi.sh $(echo "$out" | sed "s|^$top/||")" > "$out/SUMMARY.md"
 cat "$out/SUMMARY.md"
-[ "$out" = "$top/bench/results/ondemand-pmi" ] && "$top/maint/results-stamp.py" write ondemand-pmi "$out/SUMMARY.md"
 exit 0

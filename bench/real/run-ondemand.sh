@@ -16,10 +16,11 @@
 # ours eager and stock: OUTDIR/initinsns.csv.
 # Writes OUTDIR/ondemand.csv (every run), OUTDIR/slopes.csv (bytes per added
 # peer and the constant, least squares over the process counts, per
-# library, provider and point), OUTDIR/ondemand.png (bench/real/ondemandplot.py),
+# library, provider and point), OUTDIR/ondemand.png (bench/report ondemand-plot),
 # and the whole process at up to 786432 processes: OUTDIR/wholeproc.csv and
-# wholeproc.md (bench/sim/wholeproc.py: the simulator's address layer plus the
-# provider model of the slopes), and OUTDIR/SUMMARY.md (bench/real/ondemandsummary.py).
+# wholeproc.md (bench/report wholeproc: the simulator's address layer plus the
+# provider model of the slopes), and OUTDIR/SUMMARY.md (bench/report
+# ondemand-summary; the reports are bench/tools/ondemandreport.py's).
 # Oversubscribed: our builds yield (MPIR_CVAR_CH4_POLLS_BEFORE_YIELD=1),
 # stock preloads yieldshim.so, Open MPI yields by itself.
 # Environment: MPICH_PATCHED, MPICH_STOCK, LIBS ("ours-lazy ours-eager stock ompi"),
@@ -82,7 +83,7 @@ for prov in $ONDEMAND_PROVIDERS; do
         done
     done
 done
-python3 "$here/ondemandplot.py" "$csv" "$out/slopes.csv" "$out/ondemand.png" || failed="$failed plot"
+"$top/bench/report" ondemand-plot "$csv" "$out/slopes.csv" "$out/ondemand.png" || failed="$failed plot"
 # MPI_Init's work against P, deterministic where its wall time on 2 CPUs is
 # not: the instructions the last rank executes inside MPI_Init (callgrind,
 # --toggle-collect, callees included: PMI, libfabric), that rank alone under
@@ -117,7 +118,7 @@ cat "$icsv"
 cat "$out/slopes.csv"
 # at scale: the simulator's address layer after MPI_Init (the real libavrm,
 # bench-memory's "world" scenario) plus the provider model these slopes give
-# (bench/sim/wholeproc.py), N up to 786432
+# (bench/report wholeproc), N up to 786432
 # libfabric's AV alone, per inserted peer (no MPI): the model's per-peer AV cost
 cc -O2 -Wall -o "$out/fiavbytes" "$here/fiavbytes.c" -lfabric
 echo "provider,peers,heap_bytes,bytes_per_peer" > "$out/fiav.csv"
@@ -127,15 +128,13 @@ for prov in sockets tcp; do
 done
 if [ -x "$top/bench/bench-memory" ]; then
     "$top/bench/bench-memory" -n 8192,65536,262144,786432 -s world -o "$out/world.csv" > /dev/null &&
-        python3 "$top/bench/sim/wholeproc.py" "$out/world.csv" "$out/slopes.csv" "$out/fiav.csv" "$out/wholeproc.csv" |
-        tee "$out/wholeproc.md" || failed="$failed wholeproc"
+        "$top/bench/report" wholeproc "$out/world.csv" "$out/slopes.csv" "$out/fiav.csv" "$out/wholeproc.csv" \
+            > "$out/wholeproc.md" && cat "$out/wholeproc.md" || failed="$failed wholeproc"
 else
     echo "run-ondemand: no bench/bench-memory (make bench-memory): no simulated figures" >&2
     failed="$failed wholeproc"
 fi
 [ -z "$failed" ] || { echo "run-ondemand: failed:$failed" >&2; exit 1; }
-# SUMMARY.md from the files above, stamped for make check's staleness check
-# (its step in bench/steps.ini) when the run wrote into bench/results/ondemand
-python3 "$here/ondemandsummary.py" "$out" \
+# SUMMARY.md from the files above (bench/run stamps it after the step)
+"$top/bench/report" ondemand-summary "$out" \
     "ONDEMAND_NPS=\"$ONDEMAND_NPS\" bench/real/run-ondemand.sh $(echo "$out" | sed "s|^$top/||")" > "$out/SUMMARY.md"
-[ "$out" = "$top/bench/results/ondemand" ] && "$top/maint/results-stamp.py" write ondemand "$out/SUMMARY.md"

@@ -26,7 +26,7 @@ static void shuffle(int32_t *p, uint32_t n, uint64_t seed)
 }
 
 /* MPI_Init only: the world and self communicators (whole-process model,
- * bench/sim/wholeproc.py) */
+ * bench/report wholeproc) */
 static void sc_world(sim_t *s, int K) { (void) s; (void) K; }
 
 /* K odd/even splits of world, no reorder (Fig 9) */

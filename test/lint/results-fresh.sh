@@ -33,6 +33,22 @@ if "$top/bench/report" results "$tmp/results.md" && cmp -s "$tmp/results.md" "$t
 else
     echo "FAIL doc/results.md: not what \`bench/report results doc/results.md\` writes now (run it)"; f=$((f + 1))
 fi
+# README.md's figures block is what bench/report readme writes now; control:
+# a copy with one figure changed must differ from what it rewrites
+cp "$top/README.md" "$tmp/README.md"
+if "$top/bench/report" readme "$tmp/README.md" && cmp -s "$tmp/README.md" "$top/README.md"; then
+    echo "PASS README.md: its figures block is what \`bench/report readme\` writes from bench/results"; p=$((p + 1))
+else
+    echo "FAIL README.md: its figures block is not what \`bench/report readme README.md\` writes now (run it)"; f=$((f + 1))
+fi
+sed '/^<!-- figures:/,/^<!-- figures end/s/| 8 B/| 9 B/' "$top/README.md" > "$tmp/README.changed.md"
+cp "$tmp/README.changed.md" "$tmp/README.rewritten.md"
+if ! cmp -s "$tmp/README.changed.md" "$top/README.md" && "$top/bench/report" readme "$tmp/README.rewritten.md" &&
+    cmp -s "$tmp/README.rewritten.md" "$top/README.md"; then
+    echo "PASS control: a hand-edited README figure differs from what bench/report readme writes"; p=$((p + 1))
+else
+    echo "FAIL control: the README figure was not changed by the control, or not restored by bench/report readme"; f=$((f + 1))
+fi
 # rebase's controls, in a scratch repository with the stamp tool and a
 # one-step table: a change to comments (shell) and a docstring and comment
 # (Python) may be rebased and then passes; a change to code may not (the set

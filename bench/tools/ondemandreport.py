@@ -1,0 +1,354 @@
+"""The reports of steps ondemand (bench/real/run-ondemand.sh) and
+ondemand-pmi (bench/real/run-ondemand-pmi.sh): `bench/report ondemand-plot
+CSV SLOPES_CSV PNG` fits the bytes per added peer of ondemand.csv
+(slopes.csv) and plots the heap against P (ondemand.png); `bench/report
+wholeproc WORLD_CSV SLOPES_CSV FIAV_CSV OUT_CSV` models a whole process at
+up to 786432 processes from the simulator's world.csv and those slopes
+(wholeproc.csv, and the Markdown table it prints: wholeproc.md);
+`bench/report ondemand-summary OUTDIR COMMAND` prints step ondemand's
+SUMMARY.md and `bench/report ondemand-pmi OUTDIR COMMAND` step
+ondemand-pmi's (medians over the runs of pmi.csv and initinsns.csv).
+"""
+import csv
+import math
+import os
+import statistics
+import time
+from collections import defaultdict
+
+from report import fit, gp
+
+
+def line(xs, ys):
+    """report.fit's (slope, intercept); the slope is NaN (no growth to
+    measure) from fewer than two distinct P, the intercept then the one y"""
+    if len(set(xs)) < 2:
+        return float("nan"), ys[0] if len(ys) == 1 else float("nan")
+    return fit(xs, ys)
+
+
+def grid(emit, key_heads, keys, col_heads, cols, cell, numeric=True, skip_empty=False):
+    """Emit a Markdown table of the summaries: the key columns (key_heads;
+    each key is a tuple of strings), then one column per value in cols
+    headed by col_heads[i]; cell(key, col) -> str. numeric right-aligns the
+    value columns. skip_empty leaves out a row whose cells are all "-"."""
+    emit("| " + " | ".join(list(key_heads) + list(col_heads)) + " |")
+    emit("|" + "---|" * len(key_heads) + ("---:|" if numeric else "---|") * len(cols))
+    for key in keys:
+        cells = [cell(key, c) for c in cols]
+        if skip_empty and all(c == "-" for c in cells):
+            continue
+        emit("| " + " | ".join(list(key) + cells) + " |")
+    emit("")
+
+
+def ondemand_plot(src, slopes_out, png):
+    """bench/real/run-ondemand.sh's figures. From ondemand.csv (one line per
+    library, provider, process count and point): SLOPES_CSV gets, per
+    (library, provider, point), the heap and RSS growth per added peer
+    (least-squares slope of the per-process maximum over the process counts)
+    and the constant (intercept), the MPI_Init time slope (us per added
+    peer) and the median first/later message latency. PNG: heap per process
+    (max) against P, one panel per (provider, point), one line per library
+    (gnuplot; its data in the .dat beside it)."""
+    rows = list(csv.DictReader(open(src)))
+    groups = defaultdict(list)
+    for r in rows:
+        groups[(r["library"], r["provider"], r["point"])].append(r)
+    with open(slopes_out, "w") as f:
+        f.write("library,provider,point,nps,heap_per_peer,heap_const,heap_mean_per_peer,"
+                "rss_per_peer,rss_const,init_us_per_peer,init_s_max_np,first_us_median,"
+                "later_us_median\n")
+        for (lib, prov, point), rs in sorted(groups.items()):
+            rs.sort(key=lambda r: int(r["np"]))
+            xs = [int(r["np"]) for r in rs]
+            hb, hc = line(xs, [float(r["heap_max"]) for r in rs])
+            mb, _ = line(xs, [float(r["heap_mean"]) for r in rs])
+            rb, rc = line(xs, [float(r["rss_max"]) for r in rs])
+            ib, _ = line(xs, [float(r["init_s"]) * 1e6 for r in rs])
+            f.write("%s,%s,%s,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.1f,%.3f,%.1f,%.1f\n" % (
+                lib, prov, point, " ".join(map(str, xs)), hb, hc, mb, rb, rc, ib,
+                float(rs[-1]["init_s"]), statistics.median(float(r["first_us"]) for r in rs),
+                statistics.median(float(r["later_us"]) for r in rs)))
+    panels = sorted({(r["provider"], r["point"]) for r in rows},
+                    key=lambda p: (p[0], ["init", "stencil", "alltoall"].index(p[1])))
+    libs = sorted({r["library"] for r in rows})
+    dat = os.path.splitext(png)[0] + ".dat"
+    blocks = {}     # (provider, point, library) -> gnuplot index (only those with data)
+    with open(dat, "w") as f:
+        for prov, point in panels:
+            for lib in libs:
+                rs = sorted((r for r in rows if (r["library"], r["provider"], r["point"])
+                             == (lib, prov, point)), key=lambda r: int(r["np"]))
+                if not rs:
+                    continue
+                blocks[(prov, point, lib)] = len(blocks)
+                f.write("# %s %s %s\n" % (prov, point, lib))
+                for r in rs:
+                    f.write("%s %s\n" % (r["np"], float(r["heap_max"]) / 1024))
+                f.write("\n\n")
+    cols = 3
+    nrows = (len(panels) + cols - 1) // cols
+    script = ["set terminal pngcairo size 1500,%d font ',10'" % (380 * nrows + 40),
+              "set output '%s'" % png, "set termoption noenhanced",
+              "set multiplot layout %d,%d title 'heap in use per process (max over ranks, KiB) "
+              "against processes: bench/real/run-ondemand.sh'" % (nrows, cols),
+              "set key top left", "set grid", "set xlabel 'processes'", "set ylabel 'KiB'"]
+    for prov, point in panels:
+        plots = ["'%s' index %d using 1:2 with linespoints title '%s'" % (dat, blocks[(prov, point, lib)], lib)
+                 for lib in libs if (prov, point, lib) in blocks]
+        script.append("set title '%s, after %s'" % (prov, "MPI_Init" if point == "init" else point))
+        script.append("plot " + ", ".join(plots))
+    script.append("unset multiplot")
+    gp("\n".join(script) + "\n")
+
+
+def wholeproc(world_csv, slopes_csv, fiav_csv, out_csv):
+    """A whole process's per-peer memory at scale, eager vs on-demand
+    addressing, per libfabric provider.
+
+    WORLD_CSV: bench-memory's "world" scenario (the simulator running the real
+    libavrm: our address layer after MPI_Init; the MODEL of MPICH 4.0.2's) at
+    several N. SLOPES_CSV: bench/real/run-ondemand.sh's measured growth per
+    added peer (mean heap over the processes), FIAV_CSV: libfabric's AV alone
+    (bench/real/fiavbytes.c, FI_AV_TABLE, distinct peers inserted one by one);
+    together the provider model:
+      fiav[v]  bytes libfabric's AV keeps per inserted peer (FIAV_CSV, the
+               largest count measured)
+      conn[v]  bytes per contacted peer (connections, provider peer state) =
+               ours-eager's mean-heap slope after the all-to-all (every peer
+               inserted and contacted) minus fiav[v]. Not a difference of two
+               slopes: over sockets the slope right after MPI_Init is noise of
+               +-8 KB per peer (the heap of 11 MB differs by process), which such
+               a difference carried into the model
+    On demand counts as engaged for a provider when ours-lazy's slope after
+    MPI_Init is below fiav[v] (it inserted nobody); else its row is "model only".
+    Applications: "stencil" contacts 4 neighbours plus ceil(log2 N) allreduce
+    partners (recursive doubling); "alltoall" contacts N - 1. A process keeps:
+      ours lazy:  sim(ours, N) + (fiav + conn) * contacted
+      ours eager: sim(ours, N) + fiav * N + conn * contacted
+      stock:      sim(MODEL 4.0.2, N) + fiav * N + conn * contacted
+    Prints the table at the largest N (markdown) and writes every N to OUT_CSV.
+    A model: libfabric's and the connections' costs are linear fits of runs of
+    8-128 processes on one machine; sockets cannot run on demand (it misdelivers
+    for unknown senders), its lazy row is what it would cost."""
+    sim = {}
+    for r in csv.DictReader(open(world_csv)):
+        if r["scenario"] == "world":
+            sim[(r["impl"], int(r["N"]))] = float(r["library"])
+    sl = {(r["library"], r["provider"], r["point"]): float(r["heap_mean_per_peer"])
+          for r in csv.DictReader(open(slopes_csv))}
+    av = {}
+    for r in csv.DictReader(open(fiav_csv)):
+        p = "tcp;ofi_rxm" if r["provider"] == "tcp" else r["provider"]
+        if p not in av or int(r["peers"]) > av[p][0]:
+            av[p] = (int(r["peers"]), float(r["bytes_per_peer"]))
+    provs = sorted({p for (_, p, _) in sl if p in av})
+    model = {}
+    for v in provs:
+        fiav = av[v][1]
+        # on demand engaged: MPI_Init inserted nobody, so its growth per
+        # peer stays below what one insert costs (sockets stays eager)
+        lazy = ("ours-lazy", v, "init") in sl and sl[("ours-lazy", v, "init")] < fiav
+        conn = sl[("ours-eager", v, "alltoall")] - fiav
+        model[v] = (fiav, max(conn, 0.0), lazy)
+    ns = sorted({n for (_, n) in sim})
+    rows = []
+    for n in ns:
+        for v in provs:
+            fiav, conn, lazy = model[v]
+            for app, touched in (("init", 0), ("stencil", 4 + math.ceil(math.log2(n))),
+                                 ("alltoall", n - 1)):
+                ours = sim[("ours-stored", n)]
+                rows.append((n, v, app, "ours-lazy" if lazy else "ours-lazy(model only)",
+                             ours + (fiav + conn) * touched))
+                rows.append((n, v, app, "ours-eager", ours + fiav * n + conn * touched))
+                rows.append((n, v, app, "stock-4.0.2",
+                             sim[("MODEL-ch4-4.0.2", n)] + fiav * n + conn * touched))
+    with open(out_csv, "w") as f:
+        f.write("N,provider,application,library,bytes_per_process\n")
+        for r in rows:
+            f.write("%d,%s,%s,%s,%.0f\n" % r)
+    big = ns[-1]
+    print("Provider model (bytes): " + "; ".join(
+        "%s: %.0f per inserted peer, %.0f per contacted peer%s" %
+        (v, model[v][0], model[v][1], "" if model[v][2] else " (eager only)") for v in provs))
+    print()
+    print("| provider | application | ours on demand | ours eager | stock 4.0.2 |")
+    print("|---|---|---|---|---|")
+    for v in provs:
+        for app in ("init", "stencil", "alltoall"):
+            val = {lib.split("(")[0]: b for (n, p, a, lib, b) in rows
+                   if n == big and p == v and a == app}
+            print("| %s | %s | %.1f MB | %.1f MB | %.1f MB |" % (
+                v, app, val["ours-lazy"] / 1e6, val["ours-eager"] / 1e6, val["stock-4.0.2"] / 1e6))
+    print()
+    print("N = %d processes per job (whole-process bytes per process)." % big)
+
+
+def fmt_b(v):
+    return f"{float(v):,.0f} B"
+
+
+def ondemand_summary(out, command):
+    """SUMMARY.md of bench/real/run-ondemand.sh, to stdout, from OUTDIR's
+    ondemand.csv, slopes.csv, fiav.csv, initinsns.csv, settings.txt and
+    wholeproc.md. Every figure here is read from those files; the text
+    around them states only what the files define (what each column is),
+    never a conclusion that a rerun could contradict."""
+    rows = list(csv.DictReader(open(os.path.join(out, "ondemand.csv"))))
+    slopes = list(csv.DictReader(open(os.path.join(out, "slopes.csv"))))
+    fiav = list(csv.DictReader(open(os.path.join(out, "fiav.csv"))))
+    settings = open(os.path.join(out, "settings.txt")).read().strip()
+    whole = open(os.path.join(out, "wholeproc.md")).read().strip() \
+        if os.path.exists(os.path.join(out, "wholeproc.md")) else "(not run: no bench/bench-memory)"
+    libs = ["ours-lazy", "ours-eager", "stock", "ompi-ob1"]
+    provs = sorted({r["provider"] for r in slopes}, reverse=True)
+    nps = sorted({int(r["np"]) for r in rows})
+    p = print
+    p("# On-demand addressing: bytes per peer (issue 24)")
+    p()
+    p(f"Command: `{command}`, {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, "
+      f"{os.cpu_count()} CPUs; settings: {settings}. Written by bench/report ondemand-summary "
+      "from the files beside it: ondemand.csv (every run: heap and RSS per process right after "
+      "MPI_Init, after a 2-D stencil, after an all-to-all of 512 B per peer; MPI_Init time; first "
+      "and later message latency), slopes.csv (least squares over P per library, provider and point), "
+      "ondemand.png, fiav.csv (libfabric's AV alone, no MPI), world.csv and wholeproc.md (the "
+      "simulator's whole process at up to 786432 processes). ours-lazy is on demand "
+      "(MPIR_CVAR_AVRM_ON_DEMAND_AV=1: it engages over tcp;ofi_rxm; sockets stays eager, "
+      "the report says why), ours-eager sets it to 0, stock is MPICH 4.0.2 from the same "
+      "tarball and options, ompi-ob1 is Debian's Open MPI (ob1 over self/vader/tcp, one node: "
+      "it ignores FI_PROVIDER, so its row repeats under each provider).")
+    p()
+    for point, title in (("init", "right after MPI_Init"), ("stencil", "after the stencil"),
+                         ("alltoall", "after the all-to-all")):
+        p(f"Mean heap per process, growth per added peer, {title} (slopes.csv heap_mean_per_peer; "
+          f"P = {' '.join(map(str, nps))}):")
+        p()
+
+        def slope_cell(key, lib, point=point):
+            r = [s for s in slopes if s["library"] == lib and s["provider"] == key[0] and s["point"] == point]
+            return fmt_b(r[0]["heap_mean_per_peer"]) if r else "-"
+        grid(p, ["provider"], [(v,) for v in provs], libs, libs, slope_cell, numeric=False)
+    p("Heap per process right after MPI_Init (ondemand.csv; mean and busiest process), "
+      "at the smallest and largest P:")
+    p()
+
+    def heap_cell(key, n):
+        r = [x for x in rows if x["library"] == key[1] and x["provider"] == key[0]
+             and x["point"] == "init" and int(x["np"]) == n]
+        return f"{float(r[0]['heap_mean']) / 1e6:.2f} / {float(r[0]['heap_max']) / 1e6:.2f} MB" if r else "-"
+    ends = (nps[0], nps[-1])
+    grid(p, ["provider", "library"], [(v, lib) for v in provs for lib in libs],
+         [f"P={n} mean / max" for n in ends], ends, heap_cell, numeric=False, skip_empty=True)
+    p("libfabric's AV alone, bytes per inserted peer (fiav.csv, largest count): " +
+      "; ".join(f"{r['provider']} {float(r['bytes_per_peer']):.0f} B"
+                for r in fiav if r["peers"] == max(x["peers"] for x in fiav if x["provider"] == r["provider"])))
+    p()
+    ipath = os.path.join(out, "initinsns.csv")
+    irows = list(csv.DictReader(open(ipath))) if os.path.exists(ipath) else []
+    if irows:
+        inps = sorted({int(r["np"]) for r in irows})
+        ilibs = [l for l in libs if any(r["library"] == l for r in irows)]
+        p("Instructions one process executes inside MPI_Init (initinsns.csv: callgrind on the last rank, "
+          "callees included, PMI and libfabric among them; min-max over the runs, which differ by what "
+          "blocking waits leave in the count):")
+        p()
+
+        def insns_cell(key, n):
+            v = [float(r["init_insns"]) for r in irows
+                 if r["library"] == key[1] and r["provider"] == key[0] and int(r["np"]) == n]
+            return ("-" if not v else f"{min(v) / 1e6:.2f}M" if max(v) - min(v) < 5e3
+                    else f"{min(v) / 1e6:.2f}-{max(v) / 1e6:.2f}M")
+        grid(p, ["provider", "library"], [(v, lib) for v in provs for lib in ilibs],
+             [f"P={n}" for n in inps], inps, insns_cell)
+    p("MPI_Init time and message latencies in ondemand.csv are wall clock with up to "
+      f"{nps[-1]} processes on {os.cpu_count()} CPUs: scheduler noise, not a measurement of the "
+      "library; a first contact's cost is the pvars `avrm_resolve_time` / `avrm_peers_resolved`.")
+    p()
+    p("![heap per process against P](ondemand.png)")
+    p()
+    p("## At scale (wholeproc.md)")
+    p()
+    p(whole)
+
+
+def pmi_summary(out, command):
+    """SUMMARY.md of bench/real/run-ondemand-pmi.sh, to stdout, from
+    OUTDIR's pmi.csv, initinsns.csv and settings.txt. Every figure is a
+    median over the runs (reps) of one launcher, library and P; heap growth
+    per added peer is the least-squares slope of the mean heap right after
+    MPI_Init over P."""
+    rows = list(csv.DictReader(open(os.path.join(out, "pmi.csv"))))
+    settings = open(os.path.join(out, "settings.txt")).read().strip()
+    init = [r for r in rows if r["point"] == "init"]
+    nps = sorted({int(r["np"]) for r in init})
+    launchers = [l for l in ("hydra", "srun") if any(r["launcher"] == l for r in init)]
+    libs = [l for l in ("ours-lazy", "ours-eager", "stock") if any(r["library"] == l for r in init)]
+
+    def med(launcher, lib, np, col):
+        v = [float(r[col]) for r in init
+             if r["launcher"] == launcher and r["library"] == lib and int(r["np"]) == np]
+        return (statistics.median(v), len(v)) if v else (None, 0)
+
+    p = print
+    p("# On-demand addressing per process manager: MPI_Init and first contact (issue 24)")
+    p()
+    started = time.gmtime(os.path.getmtime(os.path.join(out, "settings.txt")))   # written at the start
+    p(f"Command: `{command}`, run {time.strftime('%Y-%m-%d %H:%M UTC', started)}, "
+      f"{os.cpu_count()} CPUs; settings: {settings}. Written by bench/report ondemand-pmi from "
+      "pmi.csv (every run: launcher, rep, then bench/real/ondemand.c's columns). Emulated hosts "
+      "of test/cluster (network namespaces, one per 8 processes, filled in order); hydra is "
+      "MPICH's mpiexec (PMI-1 from hydra's proxies), srun is `srun --mpi=pmi2` (Slurm's PMI-2 "
+      "plugin serving MPICH's PMI-1 client). ours-lazy resolves a peer's address on first "
+      "contact (a PMI get), ours-eager and stock exchange and insert every address in MPI_Init. "
+      "Medians over the runs; n is the number of runs. Wall clock with up to "
+      f"{nps[-1] if nps else 0} processes on {os.cpu_count()} CPUs: MPI_Init times compare "
+      "libraries and launchers within this run; the message latencies are dominated by when "
+      "the scheduler runs the two processes (up to tens of milliseconds either way), so they "
+      "show no library's cost: a first contact's own cost is the pvar avrm_resolve_time over "
+      "avrm_peers_resolved. The instruction counts and heap bytes do not depend on the load.")
+    p()
+    keys = [(la, lib) for la in launchers for lib in libs]
+    heads = ["launcher", "library"]
+    for title, col, fmt in (("MPI_Init time, the slowest process (s)", "init_s", "{:.2f}"),
+                            ("first message to a new peer, one way (us: half a round trip, "
+                             "rank 0 and rank P/2, on another host)", "first_us", "{:.0f}"),
+                            ("the second message to that peer (us)", "later_us", "{:.0f}")):
+        p(f"{title}:")
+        p()
+
+        def timed(key, n, col=col, fmt=fmt):
+            v, k = med(key[0], key[1], n, col)
+            return "-" if v is None else fmt.format(v) + f" (n={k})"
+        grid(p, heads, keys, [f"P={n}" for n in nps], nps, timed)
+    ipath = os.path.join(out, "initinsns.csv")
+    irows = list(csv.DictReader(open(ipath))) if os.path.exists(ipath) else []
+    if irows:
+        inps = sorted({int(r["np"]) for r in irows})
+        p("Instructions the last rank executes inside MPI_Init (initinsns.csv: callgrind on "
+          "that rank alone, callees included: PMI, libfabric; one run each), millions:")
+        p()
+
+        def insns(key, n):
+            v = [float(r["init_insns"]) for r in irows
+                 if r["launcher"] == key[0] and r["library"] == key[1] and int(r["np"]) == n]
+            return f"{statistics.median(v) / 1e6:.1f}" if v else "-"
+        grid(p, heads, keys, [f"P={n}" for n in inps], inps, insns)
+    p("Mean heap per process right after MPI_Init (MB), and its growth per added peer "
+      "(least squares over P):")
+    p()
+
+    def heap(key, n):
+        if n == "slope":
+            pts = [(m, v) for m in nps for v in [med(key[0], key[1], m, "heap_mean")[0]] if v is not None]
+            s = line([m for m, _ in pts], [v for _, v in pts])[0]
+            return "-" if s != s else f"{s:,.0f} B"
+        v = med(key[0], key[1], n, "heap_mean")[0]
+        return "-" if v is None else f"{v / 1e6:.2f}"
+    grid(p, heads, keys, [f"P={n}" for n in nps] + ["per added peer"], nps + ["slope"], heap)
+
+
+# bench/report's subcommands: name -> (function, arguments)
+COMMANDS = {"ondemand-plot": (ondemand_plot, 3), "wholeproc": (wholeproc, 4),
+            "ondemand-summary": (ondemand_summary, 2), "ondemand-pmi": (pmi_summary, 2)}
