@@ -15,11 +15,12 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TABLE = os.path.join(TOP, "bench", "steps.ini")
 RESULTS_PREFIX = "bench/results/"
 PLACEHOLDER = re.compile(r"\{([a-z][a-z0-9-]*)\}")
-# a set's stamp, the first line of its SUMMARY.md (maint/results-stamp.py
-# writes and checks it, bench/report results indexes it); settings is absent
-# from stamps written before this table
+# a set's stamp, a line of its SUMMARY.md, first when results-stamp.py wrote
+# it (maint/results-stamp.py writes and checks it, bench/report results and
+# readme index it); settings is absent from stamps written before this
+# table, outputs from stamps written before outputs were digested
 STAMP_RE = re.compile(r"^<!-- results-stamp set=(\S+) commit=(\S+) date=(\S+) digest=([0-9a-f]+)"
-                      r"(?: settings=([0-9a-f]+))? -->$")
+                      r"(?: settings=([0-9a-f]+))?(?: outputs=([0-9a-f]+))? -->$")
 
 
 def stamp_of(summary):

@@ -18,18 +18,22 @@ A set is a step of bench/steps.ini with an `inputs` key, named by its output
 directory below bench/results. Its stamp is one line, kept first in its
 bench/results/SET/SUMMARY.md:
 
-    <!-- results-stamp set=SET commit=SHORT date=ISO digest=HEX16 settings=HEX8 -->
+    <!-- results-stamp set=SET commit=SHORT date=ISO digest=HEX16 settings=HEX8 outputs=HEX16 -->
 
 digest is a sha256 over the sorted (path, sha256 of contents) of every file
 under the set's inputs, as they are in the work tree, the file list from
 `git ls-files` (untracked build products do not count; no git: every file);
-settings is a sha256 over the step's libs, env and run lines. commit and date
+settings is a sha256 over the step's libs, env and run lines; outputs over
+the files the step wrote (every file of the set git does not ignore, its
+SUMMARY.md without the stamp), so that a run that did not finish, or an
+edit by hand, cannot leave figures under an older run's stamp. commit and date
 say when the figures were taken, for people; the check compares only
 digests, so it needs no history (CI clones shallow). A stale set names the
 files that differ from its commit when git has it. A set without SUMMARY.md
 or without a stamp fails: its figures cannot be shown fresh. A stamp written
-before bench/steps.ini has no settings: it passes on its digest, and the
-check says its settings are not covered. A file or directory of bench/results
+before bench/steps.ini has no settings, one written before outputs were
+digested no outputs: it passes on what it has, and the check says what is
+not covered. A file or directory of bench/results
 in no set is a SKIP line, counted. The last line is "N passed, N failed".
 """
 import hashlib
@@ -83,14 +87,40 @@ def digest(paths):
     return h.hexdigest()[:16]
 
 
-def stamp_line(name, step, commit=None, date=None):
+def outputs(name):
+    """What SET's step wrote, as a 16-hex sha256: every file below
+    bench/results/NAME that git does not ignore (tracked or not; with no git
+    there, every file), nested sets left out, SUMMARY.md without its stamp;
+    paths relative to the set, so a copy of it digests the same."""
+    base = os.path.join(RESULTS, name)
+    listed = git("ls-files", "-z", "--cached", "--others", "--exclude-standard", "--", base)
+    if listed:
+        files = [os.path.relpath(os.path.join(TOP, p), base) for p in listed.split("\0") if p]
+    else:
+        files = [os.path.relpath(os.path.join(r, n), base) for r, _, ns in os.walk(base) for n in ns]
+    nested = [s[len(name) + 1:] + "/" for s in read_sets() if s.startswith(name + "/")]
+    h = hashlib.sha256()
+    for rel in sorted(f for f in files if not f.startswith(tuple(nested)) and "__pycache__" not in f):
+        full = os.path.join(base, rel)
+        if not os.path.isfile(full):
+            continue
+        with open(full, "rb") as f:
+            data = f.read()
+        if rel == "SUMMARY.md":
+            data = b"\n".join(l for l in data.split(b"\n") if not STAMP_RE.match(l.decode(errors="replace")))
+        h.update(rel.encode() + b"\0" + hashlib.sha256(data).digest())
+    return h.hexdigest()[:16]
+
+
+def stamp_line(name, step, commit=None, date=None, out_digest=None):
     if commit is None:
         commit = (git("rev-parse", "--short", "HEAD") or "unknown").strip()
         if git("status", "--porcelain", "--", *step.inputs):
             commit += "+changes"
     date = date or time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime())
+    out_digest = out_digest or outputs(name)
     return (f"<!-- results-stamp set={name} commit={commit} date={date} "
-            f"digest={digest(step.inputs)} settings={step.settings_digest()} -->")
+            f"digest={digest(step.inputs)} settings={step.settings_digest()} outputs={out_digest} -->")
 
 
 def replace_stamp(path, line):
@@ -131,7 +161,13 @@ def verdict(name, step):
                       "(libs, env, run lines) are not in its stamp, which predates bench/steps.ini")
     if stamp.group(5) != step.settings_digest():
         return False, f"stale, its libs, env or run lines in bench/steps.ini changed since its figures ({run})"
-    return True, f"figures of {stamp.group(2)} ({stamp.group(3)}), inputs and settings unchanged"
+    if stamp.group(6) is None:
+        return True, (f"figures of {stamp.group(2)} ({stamp.group(3)}), inputs and settings unchanged; "
+                      "its files are not in its stamp, which predates outputs digests")
+    if stamp.group(6) != outputs(name):
+        return False, (f"its files changed since they were stamped (a run that did not finish, or an "
+                       f"edit by hand): figures no run stamped ({run})")
+    return True, f"figures of {stamp.group(2)} ({stamp.group(3)}), inputs, settings and files unchanged"
 
 
 def stale():
@@ -282,10 +318,14 @@ def rebase(name):
                            uncommented(p, new.decode(errors="replace"))):
             sys.exit(f"results-stamp: {name}: {p} changed since {commit[:7]} (beyond comments, or in what libmpi is built from): "
                      f"rerun `{step.command()}`")
+    if stamp.group(6) is not None and stamp.group(6) != outputs(name):
+        sys.exit(f"results-stamp: {name}: its files changed since they were stamped: rerun `{step.command()}`")
     summary = os.path.join(RESULTS, name, "SUMMARY.md")
     line = stamp_line(name, step, commit=commit[:7], date=stamp.group(3))
     if stamp.group(5) is None:      # it did not cover settings: it still does not
         line = re.sub(r" settings=[0-9a-f]+", "", line)
+    if stamp.group(6) is None:      # nor its files
+        line = re.sub(r" outputs=[0-9a-f]+", "", line)
     replace_stamp(summary, line)
     print(f"rebased {name}: figures of {commit[:7]} ({stamp.group(3)}); inputs differ from it only in comments")
 

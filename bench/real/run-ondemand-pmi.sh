@@ -115,6 +115,6 @@ for np in $PMI_NPS; do
 done
 [ ! -s "$out/failed.txt" ] || { echo "run-ondemand-pmi: failed: $(tr '\n' ' ' < "$out/failed.txt")" >&2; exit 1; }
 "$top/bench/report" ondemand-pmi "$out" \
-    "bench/real/run-ondemand-pmi.sh $(echo "$out" | sed "s|^$top/||")" > "$out/SUMMARY.md"
+    "${REPORT_COMMAND:-bench/real/run-ondemand-pmi.sh $(echo "$out" | sed "s|^$top/||")}" > "$out/SUMMARY.md"
 cat "$out/SUMMARY.md"
 exit 0

@@ -24,7 +24,8 @@
 # Oversubscribed: our builds yield (MPIR_CVAR_CH4_POLLS_BEFORE_YIELD=1),
 # stock preloads yieldshim.so, Open MPI yields by itself.
 # Environment: MPICH_PATCHED, MPICH_STOCK, LIBS ("ours-lazy ours-eager stock ompi"),
-# ONDEMAND_NPS, ONDEMAND_PROVIDERS, ONDEMAND_NODE, ONDEMAND_INIT_REPS (2), NICE (10).
+# ONDEMAND_NPS, ONDEMAND_PROVIDERS, ONDEMAND_NODE, ONDEMAND_INIT_REPS (2), NICE (10),
+# REPORT_COMMAND (the command SUMMARY.md names; bench/run ondemand sets it).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/bench/real
@@ -137,4 +138,4 @@ fi
 [ -z "$failed" ] || { echo "run-ondemand: failed:$failed" >&2; exit 1; }
 # SUMMARY.md from the files above (bench/run stamps it after the step)
 "$top/bench/report" ondemand-summary "$out" \
-    "ONDEMAND_NPS=\"$ONDEMAND_NPS\" bench/real/run-ondemand.sh $(echo "$out" | sed "s|^$top/||")" > "$out/SUMMARY.md"
+    "${REPORT_COMMAND:-ONDEMAND_NPS=\"$ONDEMAND_NPS\" bench/real/run-ondemand.sh $(echo "$out" | sed "s|^$top/||")}" > "$out/SUMMARY.md"

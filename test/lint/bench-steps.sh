@@ -3,8 +3,13 @@
 # step prints its commands (bench/run -n, nothing run: a library not built
 # is named, not fatal); every `make bench-X` target of bench/local.mk runs
 # step X through bench/run and every step but core-quick's variants has
-# one; every script a run line names exists. Control: a table whose run
-# line names a library the step does not list must be refused.
+# one; every script a run line names exists. bench/run's environment: a
+# knob in the caller's environment does not reach a step (and is named),
+# --env does; --table, --env and --lib with another prefix on a stamped
+# step are refused without --out, --out inside bench/results and --env of
+# a variable the table sets are refused, make bench-X's own form is
+# accepted (control). Control: a table whose run line names a library the
+# step does not list must be refused.
 # Last line "N passed, N failed".
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -63,14 +68,26 @@ grep -q '^STEPS=unset X=unset HOME=set$' "$d/o/env.txt" 2>/dev/null && grep -q '
 "$top/bench/run" --table "$d/t.ini" --env X=1 --out "$d/o" probe > "$d/log" 2>&1
 grep -q '^STEPS=unset X=1 HOME=set$' "$d/o/env.txt" && pass "bench/run --env X=1 reaches the step" ||
     fail "bench/run --env X=1 did not reach the step: $(cat "$d/o/env.txt")"
-for opt in "--table $d/t.ini stamped" "--env X=1 insns" "--lib ours=$d insns"; do
+# (-n: were a refusal to regress, nothing runs; the refusals come first)
+for opt in "--table $d/t.ini stamped" "--env X=1 insns" "--lib ours=$d insns" \
+           "--out $top/bench/results/insns insns|inside bench/results" \
+           "--env STEPS=x --out $d/o comm-memory|the table sets STEPS"; do
+    want=${opt#*|}; opt=${opt%%|*}; [ "$want" = "$opt" ] && want="give --out DIR"
     # shellcheck disable=SC2086
-    if "$top/bench/run" $opt > "$d/log" 2>&1; then
-        fail "bench/run $opt ran a stamped step without --out"
+    if "$top/bench/run" -n $opt > "$d/log" 2>&1; then
+        fail "bench/run $opt was accepted"
     else
-        grep -q 'give --out DIR' "$d/log" && pass "bench/run $opt: refused without --out" ||
+        grep -q "$want" "$d/log" && pass "bench/run $opt: refused ($want)" ||
             fail "bench/run $opt failed for another reason: $(cat "$d/log")"
     fi
 done
+# control: make bench-X's own form (the table's prefixes, here with a
+# trailing slash) is accepted for a stamped step
+if "$top/bench/run" -n --build "$top" --lib "ours=$top/mpich-build/mpich-patched/" \
+       --lib "stock=$top/mpich-build/mpich-stock" insns > "$d/log" 2>&1; then
+    pass "control: bench/run -n --lib ours=<the table's prefix>/ insns is accepted"
+else
+    fail "control: make bench-insns's form was refused: $(cat "$d/log")"
+fi
 echo "$p passed, $f failed"
 [ "$f" -eq 0 ]

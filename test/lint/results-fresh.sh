@@ -3,10 +3,13 @@
 # bench/steps.ini must have the stamp bench/run wrote, with the digest of the
 # code it measures as that code is now and of its settings
 # (maint/results-stamp.py check). Controls: on copies of the insns set's
-# SUMMARY.md, the copy as it is must pass and with one digest digit changed
+# files, the copy as it is must pass and with one digest digit changed
 # must be reported stale; in a scratch repository, results-stamp.py rebase
 # must take a comment-only change and refuse a code change, and a changed run
-# line must make a stamp stale.
+# line must make a stamp stale, and a results file changed after stamping
+# must fail its set. README.md's figures block and doc/results.md must be
+# what bench/report readme and results write now (control: a hand-edited
+# README figure is rewritten).
 # Last line "N passed, N failed".
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -17,7 +20,10 @@ p=$(echo "$out" | tail -1 | sed 's/ passed.*//') f=$(echo "$out" | tail -1 | sed
 [ $rc -eq 0 ] || [ "$f" -gt 0 ] || f=$((f + 1))
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/same/insns" "$tmp/changed/insns"
-cp "$top/bench/results/insns/SUMMARY.md" "$tmp/same/insns/"
+# the set's files as git has them (its stamp may digest them), its nested set rate/ left out
+git -C "$top/bench/results/insns" ls-files -- . ':!rate' | while read -r f; do
+    for c in same changed; do mkdir -p "$tmp/$c/insns/$(dirname "$f")"; cp "$top/bench/results/insns/$f" "$tmp/$c/insns/$f"; done
+done
 # one hex digit of the digest changed (0 -> 1, anything else -> 0)
 sed '1{s/digest=0/digest=1/;t;s/digest=[0-9a-f]/digest=0/}' "$top/bench/results/insns/SUMMARY.md" > "$tmp/changed/insns/SUMMARY.md"
 same=$(AVRM_RESULTS_DIR=$tmp/same "$chk" check insns)
@@ -41,7 +47,9 @@ if "$top/bench/report" readme "$tmp/README.md" && cmp -s "$tmp/README.md" "$top/
 else
     echo "FAIL README.md: its figures block is not what \`bench/report readme README.md\` writes now (run it)"; f=$((f + 1))
 fi
-sed '/^<!-- figures:/,/^<!-- figures end/s/| 8 B/| 9 B/' "$top/README.md" > "$tmp/README.changed.md"
+# (the block's first table row gets an x: the control does not depend on a figure's value)
+awk '/^<!-- figures:/ { f = 1 } /^<!-- figures end/ { f = 0 } f && /^\|/ && ++n == 3 { $0 = $0 "x" } { print }' \
+    "$top/README.md" > "$tmp/README.changed.md"
 cp "$tmp/README.changed.md" "$tmp/README.rewritten.md"
 if ! cmp -s "$tmp/README.changed.md" "$top/README.md" && "$top/bench/report" readme "$tmp/README.rewritten.md" &&
     cmp -s "$tmp/README.rewritten.md" "$top/README.md"; then
@@ -77,6 +85,23 @@ case "$r1|$rc2|$r2|$rc3|$r3|$r4" in
     echo "PASS control: rebase takes a change to comments and docstrings and refuses a code change; a changed run line is stale"
     p=$((p + 1)) ;;
 *)  echo "FAIL control: rebase or the settings check misbehaved: $r1 | $rc2 | $r2 | $rc3 | $r3 | $r4"
+    f=$((f + 1)) ;;
+esac
+# outputs: the toy set's stamp digests its files; restored to its run line
+# it passes, then a results file edited after stamping fails it, and
+# rebase refuses it
+sed -i 's/^run = false/run = true/' "$g/bench/steps.ini"
+echo "1,2" > "$g/bench/results/toy/figures.csv"
+(cd "$g" && maint/results-stamp.py write toy bench/results/toy/SUMMARY.md) >/dev/null 2>&1
+o1=$("$g/maint/results-stamp.py" check toy | sed -n 1p)
+echo "1,3" > "$g/bench/results/toy/figures.csv"
+o2=$("$g/maint/results-stamp.py" check toy | sed -n 1p)
+"$g/maint/results-stamp.py" rebase toy >/dev/null 2>&1; orc=$?
+case "$o1|$o2|$orc" in
+"PASS toy"*"files unchanged|FAIL toy: its files changed since they were stamped"*"|1")
+    echo "PASS control: a results file changed after its set was stamped fails the check, and rebase refuses it"
+    p=$((p + 1)) ;;
+*)  echo "FAIL control: the outputs digest misbehaved: $o1 | $o2 | rebase exit $orc"
     f=$((f + 1)) ;;
 esac
 echo "$p passed, $f failed"
