@@ -100,7 +100,7 @@ def outputs(name):
         files = [os.path.relpath(os.path.join(r, n), base) for r, _, ns in os.walk(base) for n in ns]
     nested = [s[len(name) + 1:] + "/" for s in read_sets() if s.startswith(name + "/")]
     h = hashlib.sha256()
-    for rel in sorted(f for f in files if not f.startswith(tuple(nested)) and "__pycache__" not in f):
+    for rel in sorted(f for f in files if not f.startswith(tuple(nested))):
         full = os.path.join(base, rel)
         if not os.path.isfile(full):
             continue
@@ -112,15 +112,14 @@ def outputs(name):
     return h.hexdigest()[:16]
 
 
-def stamp_line(name, step, commit=None, date=None, out_digest=None):
+def stamp_line(name, step, commit=None, date=None):
     if commit is None:
         commit = (git("rev-parse", "--short", "HEAD") or "unknown").strip()
         if git("status", "--porcelain", "--", *step.inputs):
             commit += "+changes"
     date = date or time.strftime("%Y-%m-%dT%H:%MZ", time.gmtime())
-    out_digest = out_digest or outputs(name)
     return (f"<!-- results-stamp set={name} commit={commit} date={date} "
-            f"digest={digest(step.inputs)} settings={step.settings_digest()} outputs={out_digest} -->")
+            f"digest={digest(step.inputs)} settings={step.settings_digest()} outputs={outputs(name)} -->")
 
 
 def replace_stamp(path, line):
