@@ -6,14 +6,9 @@ LOAD1`: from OUTDIR/grouptime.csv, medians over rounds).
 import csv
 import os
 import statistics
-import subprocess
 import time
 
-from report import md_table
-
-
-def commit():
-    return subprocess.run(["git", "log", "-1", "--format=%h"], capture_output=True, text=True).stdout.strip()
+from report import head_commit, md_table
 
 
 def group_insns(out, nps):
@@ -22,7 +17,7 @@ def group_insns(out, nps):
         "# Instructions per MPI_Group_translate_ranks call: ours vs stock MPICH 4.0.2",
         "",
         "Command: `bench/run group-insns` (bench/real/run-groupinsns.sh, NPS=\"%s\"), %s, at `%s`."
-        % (nps, time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), commit()),
+        % (nps, time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), head_commit()),
         "Instructions per call (each call translates every member of the group), callgrind on rank 0 "
         "(deterministic): per (operation, shape), a region of 1000 calls after a warm-up call over 1000 "
         "(bench/real/groupinsns.c).",
@@ -54,7 +49,7 @@ def group_time(out, secs, nps, reps, rounds, load0, load1):
         "REPS=%s ROUNDS=%s. ns per member, the median over rounds of each round's median over REPS samples "
         "(a sample: a batch of 4096 / size calls), measured on rank 0 (the other ranks wait in a barrier, "
         "yielding through yieldshim.so in both libraries). Shapes and operations: `bench/real/grouptime.c`."
-        % (commit(), secs, load0, load1, nps, reps, rounds),
+        % (head_commit(), secs, load0, load1, nps, reps, rounds),
         "",
         md_table(["np", "shape", "operation", "stock ns/member", "ours ns/member", "ours/stock"], table),
     ]

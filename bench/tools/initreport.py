@@ -5,14 +5,9 @@ LOAD0`: each OUTDIR/NxV/slopes.csv -> SUMMARY.md).
 """
 import csv
 import os
-import subprocess
 import time
 
-from report import fit, md_table
-
-
-def commit():
-    return subprocess.run(["git", "log", "-1", "--format=%h"], capture_output=True, text=True).stdout.strip()
+from report import fit, head_commit, md_table
 
 
 def now():
@@ -49,7 +44,7 @@ def memclass(out, secs):
         "count; least squares against np: bytes per process of the world and the constant; the "
         "bytes still allocated at MPI_Finalize at the largest np. Counts, not times: load does not "
         "change them. Files: memclass.csv, slopes.csv."
-        % (now(), secs, commit(), " ".join(str(n) for n in nps)),
+        % (now(), secs, head_commit(), " ".join(str(n) for n in nps)),
         "",
         "Classes whose largest total grows with np (|slope| >= 0.05 B per process):",
         "",
@@ -80,7 +75,7 @@ def vci_init(out, secs, nps, configs, load0):
         "only PCI NICs). Both over the sockets provider (test/mpienv.sh), where ours keeps the eager "
         "address exchange (on-demand addressing needs a provider that names an unknown sender: "
         "doc/design.md), so these are eager against eager."
-        % (now(), secs, load0, commit(), nps),
+        % (now(), secs, load0, head_commit(), nps),
         "",
         md_table(["NICs x VCIs", "endpoints per process", "ours B/peer", "stock B/peer", "ours constant",
                   "stock constant"], table),

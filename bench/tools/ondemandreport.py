@@ -42,6 +42,27 @@ def grid(emit, key_heads, keys, col_heads, cols, cell, numeric=True, skip_empty=
     emit("")
 
 
+def init_insns_table(emit, out, key_heads, keys, intro):
+    """The MPI_Init instruction table of both on-demand steps, from
+    OUT/initinsns.csv (nothing when it is absent): one row per key (values of
+    the columns key_heads), one column per P; a cell is the min-max over the
+    runs in millions (one value when they agree within 5000)."""
+    path = os.path.join(out, "initinsns.csv")
+    rows = list(csv.DictReader(open(path))) if os.path.exists(path) else []
+    if not rows:
+        return
+    nps = sorted({int(r["np"]) for r in rows})
+    emit(intro)
+    emit()
+
+    def cell(key, n):
+        v = [float(r["init_insns"]) for r in rows
+             if int(r["np"]) == n and all(r[h] == k for h, k in zip(key_heads, key))]
+        return ("-" if not v else f"{min(v) / 1e6:.2f}M" if max(v) - min(v) < 5e3
+                else f"{min(v) / 1e6:.2f}-{max(v) / 1e6:.2f}M")
+    grid(emit, key_heads, keys, [f"P={n}" for n in nps], nps, cell, skip_empty=True)
+
+
 def ondemand_plot(src, slopes_out, png):
     """bench/real/run-ondemand.sh's figures. From ondemand.csv (one line per
     library, provider, process count and point): SLOPES_CSV gets, per
@@ -245,23 +266,10 @@ def ondemand_summary(out, command):
       "; ".join(f"{r['provider']} {float(r['bytes_per_peer']):.0f} B"
                 for r in fiav if r["peers"] == max(x["peers"] for x in fiav if x["provider"] == r["provider"])))
     p()
-    ipath = os.path.join(out, "initinsns.csv")
-    irows = list(csv.DictReader(open(ipath))) if os.path.exists(ipath) else []
-    if irows:
-        inps = sorted({int(r["np"]) for r in irows})
-        ilibs = [l for l in libs if any(r["library"] == l for r in irows)]
-        p("Instructions one process executes inside MPI_Init (initinsns.csv: callgrind on the last rank, "
-          "callees included, PMI and libfabric among them; min-max over the runs, which differ by what "
-          "blocking waits leave in the count):")
-        p()
-
-        def insns_cell(key, n):
-            v = [float(r["init_insns"]) for r in irows
-                 if r["library"] == key[1] and r["provider"] == key[0] and int(r["np"]) == n]
-            return ("-" if not v else f"{min(v) / 1e6:.2f}M" if max(v) - min(v) < 5e3
-                    else f"{min(v) / 1e6:.2f}-{max(v) / 1e6:.2f}M")
-        grid(p, ["provider", "library"], [(v, lib) for v in provs for lib in ilibs],
-             [f"P={n}" for n in inps], inps, insns_cell)
+    init_insns_table(p, out, ["provider", "library"], [(v, lib) for v in provs for lib in libs],
+                     "Instructions one process executes inside MPI_Init (initinsns.csv: callgrind on the "
+                     "last rank, callees included, PMI and libfabric among them; min-max over the runs, "
+                     "which differ by what blocking waits leave in the count):")
     p("MPI_Init time and message latencies in ondemand.csv are wall clock with up to "
       f"{nps[-1]} processes on {os.cpu_count()} CPUs: scheduler noise, not a measurement of the "
       "library; a first contact's cost is the pvars `avrm_resolve_time` / `avrm_peers_resolved`.")
@@ -322,19 +330,9 @@ def pmi_summary(out, command):
             v, k = med(key[0], key[1], n, col)
             return "-" if v is None else fmt.format(v) + f" (n={k})"
         grid(p, heads, keys, [f"P={n}" for n in nps], nps, timed)
-    ipath = os.path.join(out, "initinsns.csv")
-    irows = list(csv.DictReader(open(ipath))) if os.path.exists(ipath) else []
-    if irows:
-        inps = sorted({int(r["np"]) for r in irows})
-        p("Instructions the last rank executes inside MPI_Init (initinsns.csv: callgrind on "
-          "that rank alone, callees included: PMI, libfabric; one run each), millions:")
-        p()
-
-        def insns(key, n):
-            v = [float(r["init_insns"]) for r in irows
-                 if r["launcher"] == key[0] and r["library"] == key[1] and int(r["np"]) == n]
-            return f"{statistics.median(v) / 1e6:.1f}" if v else "-"
-        grid(p, heads, keys, [f"P={n}" for n in inps], inps, insns)
+    init_insns_table(p, out, heads, keys,
+                     "Instructions the last rank executes inside MPI_Init (initinsns.csv: callgrind on "
+                     "that rank alone, callees included: PMI, libfabric; min-max over the runs):")
     p("Mean heap per process right after MPI_Init (MB), and its growth per added peer "
       "(least squares over P):")
     p()

@@ -8,11 +8,11 @@ configure options), "ompi" Debian's Open MPI 4.1.4. A ratio from interleaved
 repetitions is ours/stock of the same repetition, given as the median over
 repetitions with [min, max].
 """
-import csv, os, statistics, subprocess, sys
+import csv, os, statistics, sys
 from datetime import datetime, timezone
 
 import realplots
-from report import md_table
+from report import head_commit, md_table
 
 # sizeof(MPIDI_av_entry_t) in MPICH 4.0.2 CH4/OFI as built here, and what it
 # holds: 72 by default; a per-VCI build (make bench-vci) passes its own
@@ -65,18 +65,6 @@ def note(what, xs, better):
 def med(d):
     v = [x for x in d.values() if x is not None]
     return statistics.median(v) if v else None
-
-
-def head_commit():
-    top = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
-    git = lambda *a: subprocess.run(["git", "-C", top] + list(a), capture_output=True, text=True).stdout
-    try:
-        head = git("log", "-1", "--format=%h %s").strip()
-        dirty = git("status", "--porcelain", "--", "patches", "mpich", "include", "src").splitlines()
-    except OSError:
-        return "?"
-    return "`%s`" % head + (" with %d uncommitted files under patches/ mpich/ include/ src/" % len(dirty)
-                            if dirty else "")
 
 
 def av_section(outdir):
@@ -424,7 +412,7 @@ def real(outdir, command="bench/real/run-real.sh", took="?", skipped="", failed=
     settings = os.path.join(outdir, "settings.txt")
     P = ["## Measured on the real libraries: ours vs stock MPICH 4.0.2 (vs Open MPI 4.1.4)\n",
          "Run %s, %d CPUs, at %s. From the repository root:\n" %
-         (datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), os.cpu_count(), head_commit()),
+         (datetime.now(timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), os.cpu_count(), "`%s`" % head_commit()),
          "```sh\n%s\n```\n" % command, "It took %s.\n" % took]
     if os.path.exists(settings):
         P.append("Settings (`run-real.sh`'s knobs): `%s`.\n" % open(settings).read().strip())

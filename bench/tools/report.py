@@ -10,7 +10,7 @@ core-* subcommands):
   print_simbuild(SIMBUILD_CSV)               build cost in the simulator, ours vs MODEL
 
 The other modules of bench/tools import its helpers (md_table, HISTOGRAM,
-gp, fit, panels_png, STYLE).
+gp, fit, panels_png, STYLE, head_commit).
 """
 import csv, json, os, re, subprocess, sys
 from collections import defaultdict
@@ -356,6 +356,18 @@ def simbuild_rows(path):
         by[k][side] = float(r["ns_per_rank"])
         by[k][side + "_ms"] = float(r["ns_total"]) / 1e6
     return [by[k] for k in order]
+
+def head_commit():
+    """The commit a report names: HEAD's short hash in the source tree, plus
+    the count of uncommitted files under what libmpi is built from (patches,
+    mpich, include, src): a figure then says it measured more than HEAD."""
+    top = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    git = lambda *a: subprocess.run(["git", "-C", top] + list(a), capture_output=True, text=True).stdout
+    head = git("log", "-1", "--format=%h").strip() or "?"
+    dirty = git("status", "--porcelain", "--", "patches", "mpich", "include", "src").splitlines()
+    return head + (" with %d uncommitted files under patches/ mpich/ include/ src/" % len(dirty)
+                   if dirty else "")
+
 
 def md_table(head, rows):
     out = ["| " + " | ".join(head) + " |", "|" + "|".join("---:" if k else "---" for k in range(len(head))) + "|"]

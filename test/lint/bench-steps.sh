@@ -5,7 +5,7 @@
 # step X through bench/run and every step but core-quick's variants has
 # one; every script a run line names exists. bench/run's environment: a
 # knob in the caller's environment does not reach a step (and is named),
-# --env does; --table, --env and --lib with another prefix on a stamped
+# --env does; --table, --env, --build and --lib with another prefix on a stamped
 # step are refused without --out, --out inside bench/results and --env of
 # a variable the table sets are refused, make bench-X's own form is
 # accepted (control). Control: a table whose run line names a library the
@@ -69,7 +69,7 @@ grep -q '^STEPS=unset X=unset HOME=set$' "$d/o/env.txt" 2>/dev/null && grep -q '
 grep -q '^STEPS=unset X=1 HOME=set$' "$d/o/env.txt" && pass "bench/run --env X=1 reaches the step" ||
     fail "bench/run --env X=1 did not reach the step: $(cat "$d/o/env.txt")"
 # (-n: were a refusal to regress, nothing runs; the refusals come first)
-for opt in "--table $d/t.ini stamped" "--env X=1 insns" "--lib ours=$d insns" \
+for opt in "--table $d/t.ini stamped" "--env X=1 insns" "--lib ours=$d insns" "--build $d insns" \
            "--out $top/bench/results/insns insns|inside bench/results" \
            "--env STEPS=x --out $d/o comm-memory|the table sets STEPS"; do
     want=${opt#*|}; opt=${opt%%|*}; [ "$want" = "$opt" ] && want="give --out DIR"
