@@ -41,6 +41,12 @@ typedef struct avrm_ctx {
     avrm_grid_t   grids[AVRM_MAX_GRIDS];
     struct avrm_index *index;     /* content-sharing index (share_by_content) */
     struct avrm_table *tables;    /* every live table, so that destroy frees them */
+    /* the entry array of group g < AVRM_MLUT32_MAX_PGS, NULL when g has no
+     * AV or a computed one: what the MLUT32 class reads through its maps
+     * (u.lut.ents_of points here), so that the hot path needs no ctx.
+     * Written with the AV (create, make_stored, destroy: relaxed stores),
+     * read relaxed; 2 KB, never moves. */
+    const avrm_ave_t *ents_of[AVRM_MLUT32_MAX_PGS];
 } avrm_ctx_t;
 
 /* The AV of group g (NULL when g is free; g < navs), as a lock-free reader

@@ -60,6 +60,13 @@ AVRM_INLINE avrm_lpid_t avrm__lpid_lut16(const avrm_rankmap_t *m, uint32_t r)
 {
     return ((const uint16_t *) m->u.lut.v)[r];
 }
+/* packed[r] = pgid << 24 | lpid */
+AVRM_INLINE avrm_lpid_t avrm__lpid_mlut32(const avrm_rankmap_t *m, uint32_t r, avrm_pgid_t *pgid)
+{
+    uint32_t g = ((const uint32_t *) m->u.lut.v)[r];
+    *pgid = (avrm_pgid_t) (g >> AVRM_MLUT32_SHIFT);
+    return g & (AVRM_MAX_WORLD - 1);
+}
 
 /* The mode switch: rank -> lpid, with the rank's group and that AV's entry
  * array (NULL: computed AV, address == lpid). */
@@ -109,10 +116,9 @@ AVRM_INLINE avrm_lpid_t avrm_map_locate(const avrm_ctx_t *ctx, const avrm_rankma
         return g.lpid;
     }
     case AVRM_MODE_MLUT32: {
-        uint32_t g = ((const uint32_t *) m->u.lut.v)[r];
-        *pgid = (avrm_pgid_t) (g >> AVRM_MLUT32_SHIFT);
-        *ents = avrm_ctx_av(ctx, g >> AVRM_MLUT32_SHIFT)->entries;
-        return g & (AVRM_MAX_WORLD - 1);
+        avrm_lpid_t l = avrm__lpid_mlut32(m, r, pgid);
+        *ents = avrm_ctx_av(ctx, *pgid)->entries;
+        return l;
     }
     case AVRM_MODE_MSEG: {
         const avrm_seg_t *s = m->u.mseg.segs;
@@ -158,7 +164,7 @@ AVRM_INLINE void avrm__hot_out(int want_ent, const avrm_ave_t *ents, avrm_pgid_t
  * word (want_ent) or its lpid and group, when m's class is not GENERIC;
  * returns 0 otherwise. OFFSET by the zero test of the signed class byte,
  * LUT and COMPUTED by its sign and one compare, then one compare with JOIN
- * splits STRIDE, JOIN and the rest (ILUT, LUT16, GENERIC). */
+ * splits STRIDE, JOIN and the rest (ILUT, LUT16, MLUT32, GENERIC). */
 AVRM_INLINE int avrm__map_hot_(const avrm_rankmap_t *m, uint32_t r, int want_ent,
                                avrm_ave_t *ent, avrm_lpid_t *lpid, avrm_pgid_t *pgid)
 {
@@ -192,7 +198,12 @@ AVRM_INLINE int avrm__map_hot_(const avrm_rankmap_t *m, uint32_t r, int want_ent
         avrm__hot_out(want_ent, m->ents, m->pgid, avrm__lpid_ilut(m, r), ent, lpid, pgid);
     else if (p == AVRM_PATH_LUT16)
         avrm__hot_out(want_ent, m->ents, m->pgid, avrm__lpid_lut16(m, r), ent, lpid, pgid);
-    else
+    else if (p == AVRM_PATH_MLUT32) {
+        avrm_pgid_t g;
+        avrm_lpid_t l = avrm__lpid_mlut32(m, r, &g);
+        avrm__hot_out(want_ent, __atomic_load_n(&m->u.lut.ents_of[g], __ATOMIC_RELAXED), g, l,
+                      ent, lpid, pgid);
+    } else
         return 0;
     return 1;
 }

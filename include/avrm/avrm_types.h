@@ -157,6 +157,8 @@ typedef enum avrm_mode {
  *   STRIDE  STRIDE:         ent = ents[offset + r*stride]
  *   JOIN    JOIN, both AVs stored: r < first1 ? ents[r + delta0]
  *                                             : ents1[r + delta1]
+ *   MLUT32  MLUT32, every AV of a group < AVRM_MLUT32_MAX_PGS stored:
+ *           g = packed[r], ent = ents_of[g >> 24][g & (2^24 - 1)]
  *   COMPUTED DIRECT/OFFSET/STRIDE over a computed AV whose locality is a
  *           RANGE (or NONE): l = offset + r*stride, ent = l << 1 |
  *           (l - local_first < local_count): arithmetic, no load but the map
@@ -164,8 +166,8 @@ typedef enum avrm_mode {
  * The values make the tests few (avrm__map_hot_): OFFSET is zero, LUT and
  * COMPUTED negative, so one `test` of the signed byte decides OFFSET and
  * the sign, one compare LUT from COMPUTED; then one compare with JOIN splits
- * STRIDE (below), JOIN and the rest (above: ILUT, LUT16, GENERIC, tested in
- * that order). Renumbering them changes every lookup (bench-lookup: with
+ * STRIDE (below), JOIN and the rest (above: ILUT, LUT16, MLUT32, GENERIC,
+ * tested in that order). Renumbering them changes every lookup (bench-lookup: with
  * COMPUTED tested after LUT16 instead, computed cost 15 and every generic
  * mode 2 more; here LUT pays the one compare, 10 -> 12).
  */
@@ -177,7 +179,8 @@ typedef enum avrm_path {
     AVRM_PATH_JOIN = 2,
     AVRM_PATH_ILUT = 3,
     AVRM_PATH_LUT16 = 4,
-    AVRM_PATH_GENERIC = 5
+    AVRM_PATH_MLUT32 = 5,
+    AVRM_PATH_GENERIC = 6
 } avrm_path_t;
 
 /* MSEG is chosen only up to this many segments (binary search <= 6 steps);
@@ -229,9 +232,13 @@ typedef struct avrm_rankmap {
          * entries as ents does pgid's (NULL: computed) */
         struct { const avrm_ave_t *ents1; uint32_t first1; int32_t delta0, delta1;
                  avrm_pgid_t pgid1; } join;
-        /* LUT/LUT16/MLUT: v points at entry 0 of this map (maybe inside a
-         * parent's table: a slice); tbl owns the memory (one reference). */
-        struct { const void *v; struct avrm_table *tbl; } lut;
+        /* LUT/LUT16/MLUT/MLUT32: v points at entry 0 of this map (maybe
+         * inside a parent's table: a slice); tbl owns the memory (one
+         * reference). ents_of (MLUT32): the context's entry arrays by group
+         * (avrm_ctx_t.ents_of), which the MLUT32 class reads without ctx;
+         * NULL in the other modes. */
+        struct { const void *v; struct avrm_table *tbl;
+                 const avrm_ave_t *const *ents_of; } lut;
         /* MSEG: nsegs segments sorted by first (segs[0].first == 0); lut is
          * NULL when every segment is an offset run. Both live in tbl. */
         struct { const avrm_seg_t *segs; const avrm_lpid_t *lut; struct avrm_table *tbl;

@@ -115,6 +115,8 @@ avrm_status_t avrm_av_create(avrm_ctx_t *ctx, const avrm_av_params_t *params, av
         av->local.list = (params->local.kind == AVRM_LOCAL_LIST) ? list : NULL;
     }
     ctx->avs[params->pgid] = av;
+    if (params->pgid < AVRM_MLUT32_MAX_PGS)
+        __atomic_store_n(&ctx->ents_of[params->pgid], ents, __ATOMIC_RELAXED);
     ctx->stats.av_entry_bytes += ents ? (size_t) av->size * sizeof(*ents) : 0;
     ctx->stats.av_side_bytes += (size_t) av->size * av->nextra * sizeof(*side);
     ctx->stats.av_meta_bytes += av_meta(av);
@@ -169,6 +171,8 @@ avrm_status_t avrm_av_make_stored(avrm_ctx_t *ctx, avrm_av_t *av)
     memset(&av->local, 0, sizeof(av->local));
     av->entries = ents;
     av->computed = 0;
+    if (av->pgid < AVRM_MLUT32_MAX_PGS)
+        __atomic_store_n(&ctx->ents_of[av->pgid], ents, __ATOMIC_RELAXED);
     ctx->stats.av_meta_bytes += av_meta(av);
     ctx->stats.av_entry_bytes += (size_t) av->size * sizeof(*ents);
     return AVRM_OK;
@@ -186,4 +190,6 @@ void avrm_av_destroy(avrm_ctx_t *ctx, avrm_pgid_t pgid)
     avrm__free(av->local.list);
     avrm__free(av);
     ctx->avs[pgid] = NULL;
+    if (pgid < AVRM_MLUT32_MAX_PGS)
+        __atomic_store_n(&ctx->ents_of[pgid], NULL, __ATOMIC_RELAXED);
 }

@@ -74,7 +74,10 @@ void avrm_map_reseal(const avrm_ctx_t *ctx, avrm_rankmap_t *m)
     if (!ctx || !m || !m->size) return;
     if (m->mode == AVRM_MODE_JOIN)
         m->u.join.ents1 = ctx->avs[m->u.join.pgid1]->entries;
-    else if (avrm_map_is_multi(m))
+    else if (m->mode == AVRM_MODE_MLUT32) {
+        avrm__map_seal(ctx, m);      /* its class needs every group stored */
+        return;
+    } else if (avrm_map_is_multi(m))
         return;                      /* finds its AVs at lookup time */
     if (m->pgid >= ctx->navs || !ctx->avs[m->pgid]) return;
     m->ents = ctx->avs[m->pgid]->entries;

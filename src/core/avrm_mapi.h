@@ -37,10 +37,21 @@ static inline void avrm__map_seal(const avrm_ctx_t *ctx, avrm_rankmap_t *m)
         [AVRM_MODE_EXCEPT] = AVRM_PATH_GENERIC, [AVRM_MODE_GRID] = AVRM_PATH_GENERIC,
         [AVRM_MODE_ILUT] = AVRM_PATH_ILUT, [AVRM_MODE_JOIN] = AVRM_PATH_JOIN,
         [AVRM_MODE_LUT] = AVRM_PATH_LUT, [AVRM_MODE_LUT16] = AVRM_PATH_LUT16,
-        [AVRM_MODE_MLUT] = AVRM_PATH_GENERIC, [AVRM_MODE_MLUT32] = AVRM_PATH_GENERIC,
+        [AVRM_MODE_MLUT] = AVRM_PATH_GENERIC, [AVRM_MODE_MLUT32] = AVRM_PATH_MLUT32,
         [AVRM_MODE_MSEG] = AVRM_PATH_GENERIC,
     };
     int stored = m->ents && (m->mode != AVRM_MODE_JOIN || m->u.join.ents1);
+    if (m->mode == AVRM_MODE_MLUT32) {
+        /* its groups' entries through ctx->ents_of: the class needs every
+         * group it may name stored (a computed AV has no entries), which
+         * no later AV changes (a map names existing groups; only
+         * avrm_av_make_stored turns one stored: then avrm_map_reseal) */
+        m->u.lut.ents_of = ctx->ents_of;
+        stored = 1;
+        for (uint32_t g = 0; g < ctx->navs && g < AVRM_MLUT32_MAX_PGS; g++)
+            if (ctx->avs[g] && !ctx->avs[g]->entries)
+                stored = 0;
+    }
     m->path = stored ? path_of[m->mode] : AVRM_PATH_GENERIC;
     if (m->mode > AVRM_MODE_STRIDE)
         return;

@@ -354,6 +354,19 @@ static void test_computed_then_stored(void)
     CHECK(avrm_map_ave(ctx, &merged, 6) == avrm_ave_make(6, 1) &&
           avrm_map_ave(ctx, &merged, 17) == avrm_ave_make(501, 0));
     CHECK(avrm_map_ave(ctx, &world, 5) == avrm_ave_make(5, 1));
+    /* interleaved and permuted over both groups: MLUT32, whose class reads
+     * every group's entries, so over a computed AV it stays GENERIC */
+    avrm_rankmap_t packed;
+    avrm_src_t psrc[20];
+    for (int32_t i = 0, w = 0; i < 20; i++)
+        psrc[i] = i % 5 == 4 ? (avrm_src_t) { 1, i / 5 } : (avrm_src_t) { 0, (w++ * 7) % 16 };
+    CHECK(avrm_map_build_multi(ctx, pars, 2, psrc, 20, &packed) == AVRM_OK);
+    CHECK(packed.mode == AVRM_MODE_MLUT32 && packed.path == AVRM_PATH_GENERIC);
+    for (uint32_t r = 0; r < 20; r++) {
+        uint32_t l = (uint32_t) psrc[r].rank;
+        CHECK(avrm_map_ave(ctx, &packed, r) == (psrc[r].parent ? avrm_ave_make(500 + l, 0)
+                                                              : avrm_ave_make(l, l >= 4 && l < 8)));
+    }
     CHECK(avrm_av_make_stored(ctx, av) == AVRM_OK);
     for (uint32_t l = 0; l < 16; l++)   /* irregular addresses arrive */
         CHECK(avrm_av_set(av, l, 1000 + 7 * l, l % 5 == 0, NULL) == AVRM_OK);
@@ -363,6 +376,16 @@ static void test_computed_then_stored(void)
     avrm_map_reseal(ctx, &odd);
     avrm_map_reseal(ctx, &merged);
     CHECK(merged.path == AVRM_PATH_JOIN);
+    avrm_map_reseal(ctx, &packed);
+    CHECK(packed.path == AVRM_PATH_MLUT32);
+    for (uint32_t r = 0; r < 20; r++) {
+        uint32_t l = (uint32_t) psrc[r].rank;
+        avrm_pgid_t g;
+        CHECK(avrm_map_ave(ctx, &packed, r) == (psrc[r].parent ? avrm_ave_make(500 + l, 0)
+                                                              : avrm_ave_make(1000 + 7 * l, l % 5 == 0)));
+        CHECK(avrm_map_lpid(ctx, &packed, r, &g) == l && g == psrc[r].parent);
+    }
+    avrm_map_release(ctx, &packed);
     for (uint32_t r = 0; r < 20; r++)
         CHECK(avrm_map_ave(ctx, &merged, r) == (r < 16 ? avrm_ave_make(1000 + 7 * r, r % 5 == 0)
                                                          : avrm_ave_make(500 + r - 16, 0)));

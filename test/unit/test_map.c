@@ -224,9 +224,10 @@ static void test_multi(void)
         ref[i] = (avrm_gpid_t) { .lpid = r, .pgid = (avrm_pgid_t) g };
     }
     CHECK(avrm_map_build_multi(ctx, pars, 2, src, 160, &m.m) == AVRM_OK);
-    CHECK(m.m.mode == AVRM_MODE_MLUT32 && tu_check(ctx, &m));
+    CHECK(m.m.mode == AVRM_MODE_MLUT32 && m.m.path == AVRM_PATH_MLUT32 && tu_check(ctx, &m));
     for (int i = 0; i < 60; i++) map[i] = 10 + i;
     CHECK(tu_build(ctx, &m, map, 60, &s) && s.m.mode == AVRM_MODE_MLUT32 &&
+          s.m.path == AVRM_PATH_MLUT32 &&
           s.m.u.lut.tbl == m.m.u.lut.tbl && tu_check(ctx, &s));
     for (int i = 0; i < 30; i++) map[i] = 130 + i;             /* slice inside one group */
     CHECK(tu_build(ctx, &m, map, 30, &t) && t.m.mode == AVRM_MODE_LUT16 && tu_check(ctx, &t));
@@ -419,7 +420,7 @@ static void test_mlut_wide(void)
         ref[i] = (avrm_gpid_t) { .lpid = r, .pgid = (avrm_pgid_t) g };
     }
     CHECK(avrm_map_build_multi(ctx, pars, NG, src, N, &m.m) == AVRM_OK);
-    CHECK(m.m.mode == AVRM_MODE_MLUT32 && tu_check(ctx, &m));
+    CHECK(m.m.mode == AVRM_MODE_MLUT32 && m.m.path == AVRM_PATH_MLUT32 && tu_check(ctx, &m));
     avrm_map_release(ctx, &m.m);
     for (uint32_t g = 0; g < NG; g++) tu_release(ctx, &w[g]);
     avrm_ctx_destroy(ctx);
