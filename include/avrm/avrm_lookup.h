@@ -14,12 +14,12 @@
  * -O2, measured with callgrind by bench/run-core.sh (loop minus empty loop;
  * its "lookup: instructions" table):
  *   hot-path classes (stored AVs): direct 7, offset 7, lut 12, stride 13,
- *                ilut 13, join 14, lut16 16; computed AV (RANGE
+ *                ilut 13, join 14, lut16 16, mlut32 22; computed AV (RANGE
  *                locality, the COMPUTED class): direct 9, stride 9
- *   generic:     except 28, block 28, mlut 30, mlut32 31, grid (3-d) 47,
- *                mseg 59
+ *   generic:     except 30, block 30, mlut 32, grid (3-d) 49, mseg 61
  * The generic path pays the class tests (avrm__map_hot_: a zero test, a
- * sign, three compares), the PIC jump table and the computed-AV test.
+ * sign, four compares), the PIC jump table and the computed-AV test. (With
+ * MLUT32 a generic mode, mlut32 cost 31 and every generic mode 2 less.)
  * avrm_map_ave keeps the generic path out of line (one call). In libmpi's
  * MPI_Isend the classes cost what test/insns/baseline-default.csv shows.
  */
