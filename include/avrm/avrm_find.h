@@ -73,4 +73,17 @@ void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const i
                         uint32_t n, const avrm_rankmap_t *m2, const avrm_rank_index_t *idx2,
                         int32_t absent, int32_t *out);
 
+/* Do m1 and m2 hold the same processes, in any order (MPI_Group_compare's
+ * MPI_SIMILAR)? 1 yes, 0 no, -1 when it cannot tell cheaply: the caller
+ * then translates (avrm_map_translate). Both maps must hold distinct
+ * processes, as MPI groups do. Sizes differ, or both maps lie in one
+ * process group each and the groups differ: 0, O(1). Both DIRECT, OFFSET
+ * or STRIDE: O(1), the two arithmetic progressions compared. Both in one
+ * process group whose AV has at most 64 x size processes: two decoding
+ * passes and a bitmap of one bit per process of that AV (on the stack up
+ * to 65536 processes, else allocated: -1 when that fails). -1 otherwise
+ * (several groups, or a group sparse in its AV). A reader, lock-free. */
+int avrm_map_same_members(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1,
+                          const avrm_rankmap_t *m2);
+
 #endif /* AVRM_FIND_H */

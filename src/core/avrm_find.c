@@ -702,3 +702,55 @@ void avrm_map_translate(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const i
         decode_to_stride(ctx, m1, in, n, m2->pgid, &t, out);
     }
 }
+
+/* m as an arithmetic progression of lpids (DIRECT, OFFSET, STRIDE): its
+ * smallest lpid and its step (0 for one rank); 0 when it is not one. A
+ * stride of 0 over several ranks repeats one process: not a group. */
+static int progression(const avrm_rankmap_t *m, int64_t *lo, int64_t *step)
+{
+    if (m->mode > AVRM_MODE_STRIDE) return 0;
+    int64_t off = m->u.reg.offset, st = m->mode == AVRM_MODE_STRIDE ? m->u.reg.stride : 1;
+    if (m->size > 1 && st == 0) return 0;
+    *lo = st >= 0 ? off : off + (int64_t) (m->size - 1) * st;
+    *step = m->size > 1 ? (st < 0 ? -st : st) : 0;
+    return 1;
+}
+
+#define SAME_STACK_WORDS 1024     /* 65536 processes */
+#define SAME_SPAN_FACTOR 64       /* bitmap bits per member, at most */
+
+int avrm_map_same_members(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1,
+                          const avrm_rankmap_t *m2)
+{
+    uint32_t n = m1->size;
+    if (n != m2->size) return 0;
+    if (n == 0) return 1;
+    avrm_pgid_t p1, p2;
+    int one1 = sole_pgid(m1, &p1), one2 = sole_pgid(m2, &p2);
+    if (one1 && one2 && p1 != p2) return 0;
+    int64_t lo1, st1, lo2, st2;
+    if (progression(m1, &lo1, &st1) && progression(m2, &lo2, &st2))
+        return lo1 == lo2 && st1 == st2;       /* one group each: the same one */
+    const avrm_av_t *av = one1 && one2 && p1 < ctx->navs ? avrm_ctx_av(ctx, p1) : NULL;
+    if (!av || av->size > (uint64_t) n * SAME_SPAN_FACTOR) return -1;
+    uint32_t span = av->size;
+    size_t words = (span + 63u) / 64u;
+    uint64_t stack[SAME_STACK_WORDS], *bits = stack;
+    if (words > SAME_STACK_WORDS) {
+        if (!(bits = avrm__calloc(words, sizeof(*bits)))) return -1;
+    } else {
+        memset(bits, 0, words * sizeof(*bits));
+    }
+    int same = 1;
+    avrm_pgid_t g;
+    for (uint32_t r = 0; r < n; r++) {      /* lpids of an AV are below its size */
+        avrm_lpid_t l = avrm_map_lpid(ctx, m2, r, &g);
+        bits[l / 64] |= UINT64_C(1) << (l % 64);
+    }
+    for (uint32_t r = 0; r < n && same; r++) {
+        avrm_lpid_t l = avrm_map_lpid(ctx, m1, r, &g);
+        same = (int) (bits[l / 64] >> (l % 64) & 1);
+    }
+    if (bits != stack) avrm__free(bits);
+    return same;     /* n distinct processes of m1, each in m2's n */
+}

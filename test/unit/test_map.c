@@ -542,6 +542,94 @@ static void test_checker_detects_corruption(void)
     avrm_ctx_destroy(ctx);
 }
 
+static int cmp_u64_asc(const void *a, const void *b)
+{
+    uint64_t x = *(const uint64_t *) a, y = *(const uint64_t *) b;
+    return (x > y) - (x < y);
+}
+
+/* The reference of avrm_map_same_members: the sorted process keys. */
+static int same_set_ref(const tmap_t *a, const tmap_t *b)
+{
+    if (a->n != b->n) return 0;
+    uint64_t *ka = malloc((a->n + 1) * sizeof(*ka)), *kb = malloc((b->n + 1) * sizeof(*kb));
+    for (uint32_t r = 0; r < a->n; r++) {
+        ka[r] = (uint64_t) a->ref[r].pgid << 32 | a->ref[r].lpid;
+        kb[r] = (uint64_t) b->ref[r].pgid << 32 | b->ref[r].lpid;
+    }
+    qsort(ka, a->n, sizeof(*ka), cmp_u64_asc);
+    qsort(kb, b->n, sizeof(*kb), cmp_u64_asc);
+    int same = memcmp(ka, kb, a->n * sizeof(*ka)) == 0;
+    free(ka);
+    free(kb);
+    return same;
+}
+
+/* MPI_Group_compare's set test: every generated group (no repeats) and
+ * its reverse, against every other, over a world of 1000 (the bitmap on
+ * the stack) and of 70000 (allocated); answers are the reference's, and
+ * decided (not -1) whenever both lie in one group with its AV at most 64
+ * members' bits per member. */
+static void test_same_members(void)
+{
+    static const uint32_t sizes[] = { 1000, 70000 };
+    for (size_t z = 0; z < sizeof(sizes) / sizeof(*sizes); z++) {
+        uint32_t W = sizes[z];
+        avrm_ctx_t *ctx = new_ctx(NULL, W, W);
+        tmap_t w, w1, maps[2 * G_COUNT];
+        int32_t *map = malloc(sizeof(int32_t) * W), tmp;
+        uint32_t nm = 0, decided = 0, pairs = 0;
+        tu_world(ctx, &w, 0);
+        tu_world(ctx, &w1, 1);
+        tu_srand(71 + z);
+        for (int k = 0; k < G_COUNT; k++) {
+            if (k == G_DUP || k == G_FEW) continue;     /* may repeat a process */
+            uint32_t n = tu_gen(k, W, map);
+            CHECK(tu_build_ex(ctx, &w, map, n, 1, &maps[nm]) && tu_check(ctx, &maps[nm]));
+            nm++;
+            for (uint32_t i = 0; i < n / 2; i++) {
+                tmp = map[i];
+                map[i] = map[n - 1 - i];
+                map[n - 1 - i] = tmp;
+            }
+            CHECK(tu_build_ex(ctx, &w, map, n, 1, &maps[nm]) && tu_check(ctx, &maps[nm]));
+            nm++;
+        }
+        for (uint32_t i = 0; i < nm; i++)
+            for (uint32_t j = 0; j < nm; j++) {
+                int got = avrm_map_same_members(ctx, &maps[i].m, &maps[j].m);
+                int want = same_set_ref(&maps[i], &maps[j]);
+                if (got != want && got != -1)
+                    fprintf(stderr, "  same_members %s vs %s: %d, want %d\n",
+                            avrm_mode_name((avrm_mode_t) maps[i].m.mode),
+                            avrm_mode_name((avrm_mode_t) maps[j].m.mode), got, want);
+                CHECK(got == want || got == -1);
+                if (maps[i].n == maps[j].n && (uint64_t) maps[i].n * 64 >= W) {
+                    pairs++;
+                    decided += got != -1;
+                }
+            }
+        CHECK(pairs > 0 && decided == pairs);
+        CHECK(avrm_map_same_members(ctx, &w.m, &w1.m) == 0);      /* two groups of one size */
+        CHECK(avrm_map_same_members(ctx, &w.m, &w.m) == 1);
+        /* two progressions of one size and one smallest process: the even
+         * ranks and the first half differ by their step */
+        tmap_t even, half;
+        for (uint32_t i = 0; i < W / 2; i++) map[i] = (int32_t) (2 * i);
+        CHECK(tu_build_ex(ctx, &w, map, W / 2, 1, &even) && even.m.mode == AVRM_MODE_STRIDE);
+        for (uint32_t i = 0; i < W / 2; i++) map[i] = (int32_t) i;
+        CHECK(tu_build_ex(ctx, &w, map, W / 2, 1, &half) && half.m.mode <= AVRM_MODE_OFFSET);
+        CHECK(avrm_map_same_members(ctx, &even.m, &half.m) == 0);
+        tu_release(ctx, &even);
+        tu_release(ctx, &half);
+        for (uint32_t i = 0; i < nm; i++) tu_release(ctx, &maps[i]);
+        tu_release(ctx, &w1);
+        tu_release(ctx, &w);
+        free(map);
+        avrm_ctx_destroy(ctx);
+    }
+}
+
 int main(void)
 {
     RUN(test_checker_detects_corruption);
@@ -551,6 +639,7 @@ int main(void)
     RUN(test_multi);
     RUN(test_mlut_wide);
     RUN(test_compact);
+    RUN(test_same_members);
     RUN(test_table2_matrix);
     RUN(test_world_1m);
     return tu_finish();
