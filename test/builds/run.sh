@@ -144,12 +144,12 @@ part ours "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi"
 [ "$flavor" = fast ] &&
     part ours-computed env MPIR_CVAR_AVRM_COMPUTED_AV=1 "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-computed"
 [ "$flavor" = vci ] &&
-    part ours-4vcis env MPIR_CVAR_CH4_NUM_VCIS=4 "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-4vcis" comm
+    part ours-4vcis env MPIR_CVAR_CH4_NUM_VCIS=4 "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-4vcis" comm pt2pt
 # the send/put path's instructions on this build against its baseline
 # (test/insns/baseline-vci.csv) and stock built the same way (make
 # mpich-vci-stock, when present): VCI 0, and 4 VCIs (communicators on VCIs 1-3)
 [ "$flavor" = vci ] &&
-    part insns env INSNS_KINDS="stored lazy shm vci4" "$top/test/insns/run.sh" vci "$prefix" "$out/insns" \
+    part insns env INSNS_KINDS="stored lazy shm vci4 lazy4" "$top/test/insns/run.sh" vci "$prefix" "$out/insns" \
         $( [ -x "$(dirname "$prefix")/mpich-stock/bin/mpicc" ] && echo "$(dirname "$prefix")/mpich-stock")
 # -O0 with memory tracing runs MPICH's slowest rma tests 2-5x longer than
 # -O2: large_acc_flush_local 3 alone takes 162 s at load 3 and 300 s at load

@@ -20,8 +20,8 @@
 #   rxm      netmod only over tcp;ofi_rxm, where addresses are resolved on
 #            first contact (on-demand addressing, the default there; the
 #            sockets provider of the other placements stays eager):
-#            AVTEST_EXPECT_ON_DEMAND=1 for the tests that check it (0 when
-#            MPIR_CVAR_CH4_NUM_VCIS > 1: several VNIs stay eager).
+#            AVTEST_EXPECT_ON_DEMAND=1 for the tests that check it (several
+#            VNIs too: each VNI's AV catches up on first use).
 # testlist lines: name nprocs [arg=ARG ...] [env=VAR=VAL ...] [configs=a,b]
 #                 [xfail=reason]
 # configs= limits an entry to some placements (large sizes run in one or two
@@ -62,9 +62,7 @@ config_env() {
         block3) echo "MPIR_CVAR_NUM_CLIQUES=3 MPIR_CVAR_CLIQUES_BY_BLOCK=1" ;;
         twonics) echo "MPIR_CVAR_NOLOCAL=1 MPIR_CVAR_CH4_OFI_ENABLE_MULTI_NIC_HASHING=1" \
                       "NICSHIM_SO=$out/nicshim.so AVTEST_EXPECT_NICS=2" ;;
-        # several VNIs stay eager (the report says why): expect what runs
-        rxm) od=1; [ "${MPIR_CVAR_CH4_NUM_VCIS:-1}" -gt 1 ] && od=0
-             echo "MPIR_CVAR_NOLOCAL=1 FI_PROVIDER=tcp;ofi_rxm AVTEST_EXPECT_ON_DEMAND=$od" ;;
+        rxm) echo "MPIR_CVAR_NOLOCAL=1 FI_PROVIDER=tcp;ofi_rxm AVTEST_EXPECT_ON_DEMAND=1" ;;
         *) echo "runtests: unknown config $1" >&2; exit 2 ;;
     esac
 }

@@ -13,40 +13,85 @@
  * its queued messages match once it is inserted). Otherwise, eager (stock's
  * exchange), with the reason in the report: sockets and shm before
  * libfabric 1.19 hand a message from an unknown sender to a receive posted
- * for another source; several VNIs compute their endpoints from root
- * addresses inserted in rank order (patch 0009); a launcher-provided named
- * AV is already complete. The decision rests on inputs every process shares
- * (CVARs, FI_PROVIDER): a process with several NICs uses its first one on
- * demand (MPIDI_OFI_post_init), as stock does with
- * MPIR_CVAR_OFI_USE_MIN_NICS and a peer of one NIC. The computed AV (MPIR_CVAR_AVRM_COMPUTED_AV)
- * needs eager inserts in rank order: with both asked for, on-demand wins
- * (it saves libfabric's per-peer state, ~130 B over sockets and ~1.35 KB
- * over tcp;ofi_rxm, against the computed AV's 8 B) and the report says so.
+ * for another source; a launcher-provided named AV is already complete;
+ * several VNIs under the "implicit" VCI method (every context's AV holds
+ * every endpoint) or without FI_AV_TABLE. The decision rests on inputs every
+ * process shares (CVARs, FI_PROVIDER): a process with several NICs uses its
+ * first one on demand (MPIDI_OFI_post_init), as stock does with
+ * MPIR_CVAR_OFI_USE_MIN_NICS and a peer of one NIC. The computed AV
+ * (MPIR_CVAR_AVRM_COMPUTED_AV) needs eager inserts in rank order: with both
+ * asked for, on-demand wins (it saves libfabric's per-peer state, ~130 B
+ * over sockets and ~1.35 KB over tcp;ofi_rxm, against the computed AV's
+ * 8 B) and the report says so.
+ *
+ * A domain per VNI (per-VCI builds, MPIDI_OFI_VNI_USE_DOMAIN): each VNI's
+ * context has an AV of its own, used only under that VCI's lock
+ * (FI_THREAD_DOMAIN), and a peer's word is one index valid in every one of
+ * them (MPIDI_OFI_endpoint_addr). First contact therefore inserts nothing:
+ * it appends the peer's endpoint names (one per VNI, from PMI) to a
+ * process-wide log whose position is the word, and each VNI's AV replays
+ * the log up to the words it meets, in log order, under its own lock
+ * (MPIDI_OFI_av_catch_up, reached from MPIDI_OFI_av_vni_addr when a word is
+ * not below MPIDI_OFI_global.av_known[vni]). So every AV gets the same
+ * inserts in the same order, a VNI's AV holds only the peers that VNI (or
+ * a word below theirs) needed, and no VNI ever touches another's domain.
+ * Dynamic peers (spawn, connect/accept) are log entries too, their root
+ * name in every VNI's slot, so they keep the one index sequence. Log
+ * entry 0 is this process. Memory: VNIs x the provider's name length per
+ * logged peer (32 B with 2 VNIs over tcp), O(peers touched); freed at
+ * MPI_Finalize.
  *
  * Our file, added to the MPICH tree by patches/mpich/series and compiled
  * into libmpi beside ofi_init.c (patch 0015 lists it in MPICH's generated
  * Makefile.in). Its interface: MPIDI_OFI_addr_init and
- * MPIDI_OFI_av_count_hint for ofi_init.c (ofi_init.h), MPIDI_OFI_av_resolve
- * for the inline address lookup (ofi_impl.h).
+ * MPIDI_OFI_av_count_hint for ofi_init.c (ofi_init.h); MPIDI_OFI_av_resolve
+ * and MPIDI_OFI_av_catch_up for the inline address lookups, and
+ * MPIDI_OFI_av_name / MPIDI_OFI_av_insert_dynamic for the spawn paths
+ * (ofi_impl.h).
  *
- * Thread safety: MPIDI_OFI_av_resolve holds MPIDIU_THREAD_UTIL_MUTEX across
- * the re-check of the word, the PMI get and the insert, so two threads that
- * touch the same new peer insert it once and PMI calls of resolutions are
- * serialized (callers may hold a VCI lock: VCI -> UTIL is MPICH's order).
+ * Thread safety: MPIDI_OFI_av_resolve and MPIDI_OFI_av_catch_up hold
+ * MPIDIU_THREAD_UTIL_MUTEX across the re-check of the word, the PMI get and
+ * the insert or the log append, so two threads that touch the same new peer
+ * resolve it once and PMI calls of resolutions are serialized (callers may
+ * hold a VCI lock: VCI -> UTIL is MPICH's order). MPIDI_OFI_av_catch_up
+ * also holds VNI v's VCI lock while it inserts into v's AV: the caller's,
+ * or taken there when the caller does not hold it (the spawn paths).
  * Readers of the word are lock-free; the resolved word is stored with
- * release order after the insert.
- * Costs: init one PMI put + one PMI fence, O(P) word writes (the world AV's
- * entries exist either way); each first contact one PMI get (one round trip
- * to the local PMI server under hydra PMI-1, Slurm pmi2 and PMIx with a
- * collecting fence) and one fi_av_insert; later contacts nothing (the hot
- * path's cost is one sign test of the word).
+ * release order after the insert or the append. av_known[v] is written
+ * under VCI v's lock and read by its holders.
+ * Costs: init one PMI put (one per value's worth of VNI names) + one PMI
+ * fence, O(P) word writes (the world AV's entries exist either way); each
+ * first contact one PMI get (one round trip to the local PMI server under
+ * hydra PMI-1, Slurm pmi2 and PMIx with a collecting fence) and one
+ * fi_av_insert (per VNI's AV that meets the peer); later contacts nothing.
+ * The hot path's cost: one sign test of the word; with a domain per VNI one
+ * unsigned compare with av_known[vni] instead (it also catches a pending
+ * word).
  */
 #include "mpidimpl.h"
 #include "ofi_impl.h"
 #include "ofi_init.h"
 #include "ch4_avrm.h"
 
+/* PMI keys: a process's root endpoint name; with a domain per VNI, the
+ * names of its VNIs 1.. in as many values as they need (chunk c >= 1) */
 #define MPIDI_OFI_BC_KEY "avrm-bc-%u"
+#define MPIDI_OFI_BC_KEY_VNIS "avrm-bc-%u-%d"
+/* a PMI value of hex names: at most every VNI's name */
+#define MPIDI_OFI_BC_VAL_MAX (2 * FI_NAME_MAX * MPIDI_OFI_MAX_VNIS + 1)
+
+/* The first-contact log (a domain per VNI, on demand; see the top): entry
+ * w holds the peer's name for each VNI v of this process, at
+ * names + (w * vnis + v) * addrnamelen. on: resolutions append here and the
+ * VNIs' AVs replay it; off: a resolution inserts into context 0's AV (one
+ * AV, or FI_AV_MAP's opaque addresses with one VNI). Under
+ * MPIDIU_THREAD_UTIL_MUTEX once MPI_Init is past. */
+static struct {
+    int on;
+    int vnis;                   /* names per entry: MPIDI_OFI_global.num_vnis */
+    uint64_t len, cap;          /* entries */
+    char *names;
+} av_log;
 
 /* Why this process cannot address on demand, or NULL when it can. */
 static const char *on_demand_refusal(void)
@@ -59,9 +104,11 @@ static const char *on_demand_refusal(void)
     if (MPIDI_OFI_global.got_named_av)
         return "the launcher provided a complete named AV";
 #ifdef MPIDI_OFI_VNI_USE_DOMAIN
-    if (MPIDI_OFI_global.num_vnis > 1)
-        return "several VNIs: their endpoints are computed from root addresses inserted in "
-            "rank order";
+    if (MPIDI_OFI_global.num_vnis > 1 && !MPIDI_OFI_AV_PER_VNI)
+        return "several VNIs under the implicit VCI method: every context's AV holds every "
+            "VNI's endpoints, computed from root addresses inserted in rank order";
+    if (MPIDI_OFI_global.num_vnis > 1 && !MPIDI_OFI_ENABLE_AV_TABLE)
+        return "several VNIs without FI_AV_TABLE: a peer's one index in every VNI's AV needs it";
 #endif
     if (n >= 8 && (!strcmp(prov + n - 8, ";ofi_rxm") || !strcmp(prov + n - 8, ";ofi_rxd")))
         return NULL;
@@ -118,7 +165,53 @@ static int hex_decode(const char *in, unsigned char *out, size_t n)
     return 0;
 }
 
-/* MPI_Init, on demand: publish my root address, fence, insert myself. */
+/* VNI names per PMI value after the root key's: as many as one value holds */
+static int vni_names_per_value(void)
+{
+    int per = (MPIR_pmi_max_val_size() - 1) / (int) (2 * MPIDI_OFI_global.addrnamelen);
+    return per < 1 ? 1 : per;
+}
+
+/* Entry w of the log (w < cap). */
+static char *log_entry(uint64_t w)
+{
+    return av_log.names + w * av_log.vnis * MPIDI_OFI_global.addrnamelen;
+}
+
+/* Room for one more log entry; its index in *w. */
+static int log_append(uint64_t * w)
+{
+    int mpi_errno = MPI_SUCCESS;
+
+    if (av_log.len == av_log.cap) {
+        uint64_t cap = av_log.cap ? 2 * av_log.cap : 16;
+        size_t bytes = cap * av_log.vnis * MPIDI_OFI_global.addrnamelen;
+        char *names = MPL_realloc(av_log.names, bytes, MPL_MEM_ADDRESS);
+        MPIR_ERR_CHKANDJUMP2(!names, mpi_errno, MPI_ERR_NO_MEM, "**nomem2", "**nomem2 %d %s",
+                             (int) bytes, "the endpoint names of the peers contacted (on-demand "
+                             "addressing over several VNIs)");
+        av_log.names = names;
+        av_log.cap = cap;
+    }
+    MPIR_ERR_CHKANDJUMP1(av_log.len > AVRM_AVE_MAX_ADDR, mpi_errno, MPI_ERR_OTHER, "**fail",
+                         "**fail %s", "more peers contacted than an address word can index");
+    *w = av_log.len++;
+  fn_exit:
+    return mpi_errno;
+  fn_fail:
+    goto fn_exit;
+}
+
+static int log_free(void *unused)
+{
+    MPL_free(av_log.names);
+    memset(&av_log, 0, sizeof(av_log));
+    return MPI_SUCCESS;
+}
+
+/* MPI_Init, on demand: publish my root address, fence; mine is the first
+ * address of every AV (inserted into context 0's now, or log entry 0 that
+ * each VNI's AV replays when it first meets a word). */
 static int on_demand_init(void)
 {
     int mpi_errno = MPI_SUCCESS;
@@ -141,11 +234,20 @@ static int on_demand_init(void)
     MPIR_ERR_CHECK(mpi_errno);
 
     /* every world word pending (the stored AV is required: computed has no
-     * words), then mine resolved: the first insert of every process */
+     * words), then mine resolved */
     mpi_errno = MPIDIU_avt_world_pending("on-demand addressing keeps a pending word per peer");
     MPIR_ERR_CHECK(mpi_errno);
-    MPIDI_OFI_CALL(fi_av_insert(MPIDI_OFI_global.ctx[0].av, MPIDI_OFI_global.addrname, 1, &self,
-                                0ULL, NULL), avmap);
+    if (av_log.on) {
+        /* entry 0: my VNI 0 name now, the others' in MPIDI_OFI_addr_publish_vnis */
+        mpi_errno = log_append(&self);
+        MPIR_ERR_CHECK(mpi_errno);
+        memset(log_entry(self), 0, av_log.vnis * MPIDI_OFI_global.addrnamelen);
+        memcpy(log_entry(self), MPIDI_OFI_global.addrname, MPIDI_OFI_global.addrnamelen);
+        MPIR_Add_finalize(log_free, NULL, MPIR_FINALIZE_CALLBACK_PRIO - 1);    /* after MPID_Finalize */
+    } else {
+        MPIDI_OFI_CALL(fi_av_insert(MPIDI_OFI_global.ctx[0].av, MPIDI_OFI_global.addrname, 1,
+                                    &self, 0ULL, NULL), avmap);
+    }
     mpi_errno = MPIDIU_av_set_addr(0, MPIR_Process.rank, self);
     MPIR_ERR_CHECK(mpi_errno);
   fn_exit:
@@ -154,12 +256,81 @@ static int on_demand_init(void)
     goto fn_exit;
 }
 
-/* Resolve world peer lpid. Holds MPIDIU_THREAD_UTIL_MUTEX. Errors name the
- * peer and the call that failed. */
+/* MPID_Init's end, on demand over several VNIs (their contexts exist now):
+ * publish the names of my VNIs 1.. (as few PMI values as hold them), copy
+ * them into my log entry, fence. One more PMI fence in MPI_Init, nothing
+ * per peer. */
+int MPIDI_OFI_addr_publish_vnis(void)
+{
+    int mpi_errno = MPI_SUCCESS;
+    size_t len = MPIDI_OFI_global.addrnamelen;
+    int per = vni_names_per_value();
+    char key[48], val[MPIDI_OFI_BC_VAL_MAX];
+
+    if (!av_log.on || av_log.vnis < 2)
+        goto fn_exit;
+    for (int first = 1, c = 1; first < av_log.vnis; first += per, c++) {
+        int n = MPL_MIN(per, av_log.vnis - first);
+        for (int v = first; v < first + n; v++) {
+            char *name = log_entry(0) + v * len;
+            size_t got = len;
+            MPIDI_OFI_CALL(fi_getname((fid_t) MPIDI_OFI_global.ctx[MPIDI_OFI_get_ctx_index(NULL,
+                                                                                           v, 0)].ep,
+                                      name, &got), getname);
+            MPIR_ERR_CHKANDJUMP1(got != len, mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s",
+                                 "the endpoint names of one provider differ in length");
+            hex_encode((const unsigned char *) name, len, val + 2 * len * (v - first));
+        }
+        snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY_VNIS, (unsigned) MPIR_Process.rank, c);
+        mpi_errno = MPIR_pmi_kvs_put(key, val);
+        MPIR_ERR_CHECK(mpi_errno);
+    }
+    mpi_errno = MPIR_pmi_barrier();
+    MPIR_ERR_CHECK(mpi_errno);
+  fn_exit:
+    return mpi_errno;
+  fn_fail:
+    goto fn_exit;
+}
+
+/* PMI get of key (rank lpid's) and decode of n names of len bytes into
+ * out. Errors name the peer, the key and the cause. */
+static int get_names(uint32_t lpid, const char *key, unsigned char *out, int n)
+{
+    int mpi_errno = MPI_SUCCESS;
+    char val[MPIDI_OFI_BC_VAL_MAX], why[200];
+    size_t len = MPIDI_OFI_global.addrnamelen;
+
+    val[0] = '\0';
+    mpi_errno = MPIR_pmi_kvs_get((int) lpid, key, val, (int) MPL_MIN(sizeof(val),
+                                                                     (size_t)
+                                                                     MPIR_pmi_max_val_size()));
+    if (mpi_errno) {
+        snprintf(why, sizeof(why), "the address of rank %u: PMI get of key %s failed "
+                 "(the peer may have finalized, or never published it)", lpid, key);
+        mpi_errno = MPIR_Err_create_code(mpi_errno, MPIR_ERR_RECOVERABLE, __func__, __LINE__,
+                                         MPI_ERR_OTHER, "**fail", "**fail %s", why);
+        goto fn_fail;
+    }
+    if (hex_decode(val, out, n * len)) {
+        snprintf(why, sizeof(why), "the address of rank %u: PMI key %s holds %zu characters, "
+                 "not the %zu hex digits of %d of this provider's addresses", lpid, key,
+                 strlen(val), 2 * n * len, n);
+        MPIR_ERR_SETANDJUMP1(mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s", why);
+    }
+  fn_exit:
+    return mpi_errno;
+  fn_fail:
+    goto fn_exit;
+}
+
+/* Resolve world peer lpid: its names from PMI, then one insert into context
+ * 0's AV, or one log entry (av_log.on); the word stored. Holds
+ * MPIDIU_THREAD_UTIL_MUTEX. Errors name the peer and the call that failed. */
 static int resolve_locked(uint32_t lpid, fi_addr_t * out)
 {
     int mpi_errno = MPI_SUCCESS;
-    char key[32], val[2 * FI_NAME_MAX + 1], why[160];
+    char key[48], why[160];
     unsigned char name[FI_NAME_MAX];
     size_t len = MPIDI_OFI_global.addrnamelen;
     avrm_ave_t w = avrm_av_ave(MPIDI_avrm.ctx->avs[0], lpid);
@@ -174,27 +345,34 @@ static int resolve_locked(uint32_t lpid, fi_addr_t * out)
         return MPI_SUCCESS;
     }
     snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY, lpid);
-    val[0] = '\0';
-    mpi_errno = MPIR_pmi_kvs_get((int) lpid, key, val, sizeof(val));
-    if (mpi_errno) {
-        snprintf(why, sizeof(why), "the address of rank %u: PMI get of key %s failed "
-                 "(the peer may have finalized, or never published it)", lpid, key);
-        mpi_errno = MPIR_Err_create_code(mpi_errno, MPIR_ERR_RECOVERABLE, __func__, __LINE__,
-                                         MPI_ERR_OTHER, "**fail", "**fail %s", why);
-        goto fn_fail;
-    }
-    if (hex_decode(val, name, len)) {
-        snprintf(why, sizeof(why), "the address of rank %u: PMI key %s holds %zu characters, "
-                 "not the %zu hex digits of this provider's address", lpid, key, strlen(val),
-                 2 * len);
-        MPIR_ERR_SETANDJUMP1(mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s", why);
-    }
-    int ret = fi_av_insert(MPIDI_OFI_global.ctx[0].av, name, 1, &addr, 0ULL, NULL);
-    if (ret != 1 || addr == FI_ADDR_NOTAVAIL || addr > AVRM_AVE_MAX_ADDR) {
-        snprintf(why, sizeof(why), "the address of rank %u: fi_av_insert returned %d (%s), "
-                 "fi_addr %#" PRIx64, lpid, ret, ret < 0 ? fi_strerror(-ret) : "count",
-                 (uint64_t) addr);
-        MPIR_ERR_SETANDJUMP1(mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s", why);
+    if (av_log.on) {
+        /* appended only once every name is in: a failure leaves no entry */
+        int per = vni_names_per_value();
+        fi_addr_t e;
+        mpi_errno = log_append(&e);
+        MPIR_ERR_CHECK(mpi_errno);
+        unsigned char *names = (unsigned char *) log_entry(e);
+        mpi_errno = get_names(lpid, key, names, 1);
+        for (int first = 1, c = 1; !mpi_errno && first < av_log.vnis; first += per, c++) {
+            snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY_VNIS, lpid, c);
+            mpi_errno = get_names(lpid, key, names + first * len,
+                                  MPL_MIN(per, av_log.vnis - first));
+        }
+        if (mpi_errno) {
+            av_log.len--;
+            goto fn_fail;
+        }
+        addr = e;
+    } else {
+        mpi_errno = get_names(lpid, key, name, 1);
+        MPIR_ERR_CHECK(mpi_errno);
+        int ret = fi_av_insert(MPIDI_OFI_global.ctx[0].av, name, 1, &addr, 0ULL, NULL);
+        if (ret != 1 || addr == FI_ADDR_NOTAVAIL || addr > AVRM_AVE_MAX_ADDR) {
+            snprintf(why, sizeof(why), "the address of rank %u: fi_av_insert returned %d (%s), "
+                     "fi_addr %#" PRIx64, lpid, ret, ret < 0 ? fi_strerror(-ret) : "count",
+                     (uint64_t) addr);
+            MPIR_ERR_SETANDJUMP1(mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s", why);
+        }
     }
     mpi_errno = MPIDIU_av_set_addr_locked(0, (int) lpid, addr);
     MPIR_ERR_CHECK(mpi_errno);
@@ -209,25 +387,168 @@ static int resolve_locked(uint32_t lpid, fi_addr_t * out)
     goto fn_exit;
 }
 
+/* A pending word (shifted right by one, either way) resolved; holds the
+ * UTIL mutex. */
+static int resolve_pending_locked(uint64_t shifted, fi_addr_t * out)
+{
+    uint32_t lpid = avrm_ave_pending_lpid((avrm_ave_t) shifted << 1);
+
+    if (lpid < (uint32_t) MPIR_Process.size)
+        return resolve_locked(lpid, out);
+    return MPIR_Err_create_code(MPI_SUCCESS, MPIR_ERR_RECOVERABLE, __func__, __LINE__,
+                                MPI_ERR_OTHER, "**fail", "**fail %s",
+                                "a pending address word names no rank of this world");
+}
+
 /* The hot path's slow branch: a pending word's peer, resolved. An error is
  * fatal here (the callers, down to the progress engine's replies, have no
  * error path for an address): it aborts with the message of the cause. */
 fi_addr_t MPIDI_OFI_av_resolve(int64_t pending)
 {
     fi_addr_t addr = FI_ADDR_NOTAVAIL;
-    /* pending is the word >> 1 (arithmetic); shifted back it is the word
-     * without its locality bit, which the lpid does not need */
-    uint32_t lpid = avrm_ave_pending_lpid((avrm_ave_t) pending << 1);
 
     MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    int mpi_errno = lpid < (uint32_t) MPIR_Process.size ? resolve_locked(lpid, &addr)
-        : MPIR_Err_create_code(MPI_SUCCESS, MPIR_ERR_FATAL, __func__, __LINE__, MPI_ERR_OTHER,
-                               "**fail", "**fail %s", "a pending address word names no rank of "
-                               "this world");
+    int mpi_errno = resolve_pending_locked((uint64_t) pending, &addr);
     MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
     if (mpi_errno)
         MPIR_Handle_fatal_error(NULL, "MPIDI_OFI_av_resolve", mpi_errno);
     return addr;
+}
+
+#ifdef MPIDI_OFI_VNI_USE_DOMAIN
+/* Whether this thread holds VCI vni's lock (the send, receive and RMA paths
+ * do; the spawn paths do not). */
+static int vci_lock_held(int vni)
+{
+#if MPICH_THREAD_GRANULARITY == MPICH_THREAD_GRANULARITY__VCI
+    if (!MPIR_ThreadInfo.isThreaded)
+        return 1;       /* the critical sections are no-ops */
+    MPL_thread_id_t self, owner;
+    int same = 0;
+    MPL_thread_self(&self);
+    owner = MPIDUI_OWNER_LOAD(MPIDI_VCI(vni).lock);
+    MPL_thread_same(&self, &owner, &same);
+    return same;
+#else
+    return 1;
+#endif
+}
+
+/* VNI vni's AV replays the log up to entry w. Holds VCI vni's lock and
+ * the UTIL mutex. */
+static int replay_locked(int vni, uint64_t w)
+{
+    int mpi_errno = MPI_SUCCESS;
+    size_t len = MPIDI_OFI_global.addrnamelen;
+    struct fid_av *av = MPIDI_OFI_global.ctx[MPIDI_OFI_get_ctx_index(NULL, vni, 0)].av;
+    char why[200];
+
+    if (w >= av_log.len) {
+        snprintf(why, sizeof(why), "address word %" PRIu64 " names no contacted peer (%" PRIu64
+                 " logged)", w, av_log.len);
+        MPIR_ERR_SETANDJUMP1(mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s", why);
+    }
+    for (uint64_t k = MPIDI_OFI_global.av_known[vni]; k <= w; k++) {
+        fi_addr_t addr = FI_ADDR_NOTAVAIL;
+        int ret = fi_av_insert(av, log_entry(k) + vni * len, 1, &addr, 0ULL, NULL);
+        if (ret != 1 || addr != k) {
+            snprintf(why, sizeof(why), "VNI %d's AV, contacted peer %" PRIu64 ": fi_av_insert "
+                     "returned %d (%s), fi_addr %#" PRIx64 " where every VNI's AV has it at %"
+                     PRIu64, vni, k, ret, ret < 0 ? fi_strerror(-ret) : "count",
+                     (uint64_t) addr, k);
+            MPIR_ERR_SETANDJUMP1(mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s", why);
+        }
+        MPIDI_OFI_global.av_known[vni] = k + 1;
+    }
+  fn_exit:
+    return mpi_errno;
+  fn_fail:
+    goto fn_exit;
+}
+
+/* MPIDI_OFI_av_vni_addr's slow branch: a word (shifted right by one) that
+ * VNI vni's AV does not hold yet: resolved if pending, then that AV caught
+ * up to it. Fatal on error, like MPIDI_OFI_av_resolve. */
+fi_addr_t MPIDI_OFI_av_catch_up(uint64_t shifted, int vni)
+{
+    int mpi_errno = MPI_SUCCESS;
+    fi_addr_t addr = shifted;
+
+    if (!av_log.on)     /* one AV: only a pending word gets here */
+        return MPIDI_OFI_av_resolve((int64_t) shifted);
+    int held = vci_lock_held(vni);
+    if (!held)
+        MPID_THREAD_CS_ENTER(VCI, MPIDI_VCI(vni).lock);
+    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    if (shifted > AVRM_AVE_MAX_ADDR)
+        mpi_errno = resolve_pending_locked(shifted, &addr);
+    if (!mpi_errno)
+        mpi_errno = replay_locked(vni, addr);
+    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    if (!held)
+        MPID_THREAD_CS_EXIT(VCI, MPIDI_VCI(vni).lock);
+    if (mpi_errno)
+        MPIR_Handle_fatal_error(NULL, "MPIDI_OFI_av_catch_up", mpi_errno);
+    return addr;
+}
+#endif
+
+/* The name of the endpoint at address w of context ctx_idx's AV, as
+ * fi_av_lookup gives it (the spawn paths compare and send names): from the
+ * log when resolutions go there (w is a log entry; its VNI 0 name), else
+ * from the AV. */
+int MPIDI_OFI_av_name(int ctx_idx, fi_addr_t w, void *name, size_t * len)
+{
+    int mpi_errno = MPI_SUCCESS;
+
+    if (av_log.on) {
+        size_t have = MPIDI_OFI_global.addrnamelen;
+        MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+        int known = w < av_log.len;
+        if (known)
+            memcpy(name, log_entry(w), MPL_MIN(*len, have));
+        MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+        MPIR_ERR_CHKANDJUMP1(!known, mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s",
+                             "an address word names no contacted peer");
+        *len = have;
+        goto fn_exit;
+    }
+    MPIDI_OFI_VCI_CALL(fi_av_lookup(MPIDI_OFI_global.ctx[ctx_idx].av, w, name, len), 0,
+                       avlookup);
+  fn_exit:
+    return mpi_errno;
+  fn_fail:
+    goto fn_exit;
+}
+
+/* A dynamic peer (spawned, connected or accepted) from its root name: its
+ * address in context ctx_idx's AV, inserted now, or a log entry with that
+ * name in every VNI's slot (a dynamic peer is addressed on VNI 0; the
+ * others' AVs keep the one index sequence) that each AV replays on use. */
+int MPIDI_OFI_av_insert_dynamic(int ctx_idx, const void *name, size_t len, fi_addr_t * addr)
+{
+    int mpi_errno = MPI_SUCCESS;
+
+    if (av_log.on) {
+        MPIR_ERR_CHKANDJUMP1(len != MPIDI_OFI_global.addrnamelen, mpi_errno, MPI_ERR_OTHER,
+                             "**fail", "**fail %s", "a connecting process's address differs in "
+                             "length from this provider's");
+        MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+        uint64_t w = 0;
+        mpi_errno = log_append(&w);
+        for (int v = 0; !mpi_errno && v < av_log.vnis; v++)
+            memcpy(log_entry(w) + v * len, name, len);
+        MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+        MPIR_ERR_CHECK(mpi_errno);
+        *addr = w;
+        goto fn_exit;
+    }
+    MPIDI_OFI_VCI_CALL(fi_av_insert(MPIDI_OFI_global.ctx[ctx_idx].av, name, 1, addr, 0ULL,
+                                    NULL), 0, avmap);
+  fn_exit:
+    return mpi_errno;
+  fn_fail:
+    goto fn_exit;
 }
 
 /* MPI_Init's address step: on demand when allowed, else stock's exchange. */
@@ -237,10 +558,16 @@ int MPIDI_OFI_addr_init(void)
 
     MPIDI_avrm.eager_reason = refusal;
     MPIDI_avrm.on_demand = refusal == NULL;
+#ifdef MPIDI_OFI_VNI_USE_DOMAIN
+    /* the log needs one index sequence in every AV: FI_AV_TABLE */
+    av_log.on = MPIDI_avrm.on_demand && MPIDI_OFI_ENABLE_AV_TABLE;
+    av_log.vnis = MPIDI_OFI_global.num_vnis;
+    for (int v = 0; v < MPIDI_OFI_MAX_VNIS; v++)
+        MPIDI_OFI_global.av_known[v] = av_log.on ? 0 : AVRM_AVE_MAX_ADDR + 1;
+#endif
     if (MPIDI_avrm.on_demand)
         return on_demand_init();
     if (MPIDI_OFI_global.got_named_av)
         return MPI_SUCCESS;
     return MPIDI_OFI_addr_exchange_root_ctx();
 }
-
