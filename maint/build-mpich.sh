@@ -39,6 +39,10 @@ FC=gfortran F77=gfortran FFLAGS_MPI=-fallow-argument-mismatch
 # + the configure options and compilers
 key=$( { echo "$tarball"; echo "$flavor"; [ "$flavor" = stock ] || cat "$top"/patches/mpich/series "$top"/patches/mpich/*.patch
          echo "$opts $FC $F77 $FFLAGS_MPI"; } | sha256sum | cut -c1-16)
+# AVRM_PRINT_KEY=1: print the key and stop (a tree whose edits were just
+# turned into the series by maint/refresh-patch.sh already is tarball +
+# series: writing this key to its .avrm-key spares the rebuild from scratch)
+[ "${AVRM_PRINT_KEY:-0}" = 1 ] && { echo "$key"; exit 0; }
 if [ ! -f "$src/.avrm-key" ] || [ "$(cat "$src/.avrm-key")" != "$key" ]; then
     log "extracting $tarball"
     rm -rf "$src" "$obj"; mkdir -p "$src"
