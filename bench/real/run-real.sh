@@ -54,7 +54,7 @@ mkdir -p "$out"; out=$(cd "$out" && pwd)
 : "${MPICH_PATCHED:=$top/mpich-build/mpich-patched}" "${MPICH_STOCK:=$top/mpich-build/mpich-stock}"
 : "${LIBS:=ours stock ompi}" "${NICE:=10}"
 : "${STEPS:=probe av heap ctime insns rate gen netpipe msgrate}"
-: "${HEAP_NPS:=8 16 32}" "${HEAP_K:=1000 1000 1000}" "${HEAP_SHAPES:=dup,oddeven,halves,reversed,random,cartrows,shared,create_group,intercomm}" "${HEAP_NODE_SIZE:=}"
+: "${HEAP_NPS:=8 16 32}" "${HEAP_K:=1000 250 250}" "${HEAP_SHAPES:=dup,oddeven,halves,reversed,random,cartrows,shared,create_group,intercomm}" "${HEAP_NODE_SIZE:=}"
 : "${CT_NPS:=8 16}" "${CT_K:=40}" "${CT_REPS:=5}"
 : "${CG_NP:=6}" "${RATE_B:=64}" "${RATE_R:=100}" "${RATE_REPS:=5}" "${GENS:=6}" "${GEN_R:=30}"
 : "${NP_MAX:=65536}" "${NP_REPS:=2}" "${MR_N:=20000}" "${MR_REPS:=5}" "${MT_THREADS:=1 2 4}"
