@@ -1,10 +1,12 @@
 #!/bin/sh
 # Issue 15: what MPI_Init leaves on the heap per process, ours vs stock
-# built per-VCI (make mpich-vci mpich-vci-stock), for each NICSxVCIS in
-# CONFIGS (default "1x1 1x4 2x8 1x16": endpoints per process 1, 4, 16, 16)
-# and np in NPS (default "8 16 32"), one emulated node per process
-# (MPIR_CVAR_NOLOCAL=1: the netmod's addresses only). VCIs:
-# MPIR_CVAR_CH4_NUM_VCIS. Two NICs: the runs are made in a network namespace
+# built per-VCI (make mpich-vci mpich-vci-stock), for each NICSxVCIS[-rxm]
+# in CONFIGS (default "1x1 1x4 2x8 1x16 1x4-rxm 1x16-rxm": endpoints per
+# process 1, 4, 16, 16, 4, 16) and np in NPS (default "8 16 32"), one
+# emulated node per process (MPIR_CVAR_NOLOCAL=1: the netmod's addresses
+# only). VCIs: MPIR_CVAR_CH4_NUM_VCIS. Provider: sockets (test/mpienv.sh),
+# where ours stays eager; "-rxm": tcp;ofi_rxm, where ours addresses on
+# demand over every VNI (one NIC only). Two NICs: the runs are made in a network namespace
 # with two veth NICs, libfabric's sockets provider and test/mpi/nicshim.so
 # (test/mpi/runtests.sh's twonics placement), MPIR_CVAR_CH4_OFI_MAX_NICS=2.
 # commheap.c's mpi_init row (the max over ranks of mallinfo2 after minus
@@ -17,7 +19,7 @@ set -eu
 ours=$1 stock=$2 out=$3
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-: "${NPS:=8 16 32}" "${CONFIGS:=1x1 1x4 2x8 1x16}"
+: "${NPS:=8 16 32}" "${CONFIGS:=1x1 1x4 2x8 1x16 1x4-rxm 1x16-rxm}"
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 . "$top/test/mpienv.sh"
 # glibc's tcache off: mallinfo2 counts a chunk parked in a tcache bin as in use
@@ -30,7 +32,9 @@ for lib in ours stock; do
 done
 "$top/test/mpi/twonics-ns.sh" --shim "$out/nicshim.so"
 for c in $CONFIGS; do
-    nics=${c%x*} vcis=${c#*x} d=$out/$c
+    shape=${c%-*} prov=$FI_PROVIDER
+    case $c in *-rxm) prov="tcp;ofi_rxm" ;; *-*) echo "run-vciinit: $c: -rxm or nothing" >&2; exit 2 ;; esac
+    nics=${shape%x*} vcis=${shape#*x} d=$out/$c
     mkdir -p "$d"
     echo "library,np,rep,shape,K,median_bytes,mean_bytes,avrm_median,avrm_mean,avrm_heap_mean,median_us,mean_us" \
         > "$d/heap.csv"
@@ -42,12 +46,12 @@ for c in $CONFIGS; do
         eval prefix=\$$lib
         for np in $NPS; do
             # shellcheck disable=SC2086
-            env MPIR_CVAR_CH4_NUM_VCIS="$vcis" NICSHIM_SO="$out/nicshim.so" timeout 300 $ns \
+            env FI_PROVIDER="$prov" MPIR_CVAR_CH4_NUM_VCIS="$vcis" NICSHIM_SO="$out/nicshim.so" timeout 300 $ns \
                 "$prefix/bin/mpiexec" -n "$np" \
                 "$out/commheap-$lib" "$lib" "$d/heap.csv" "$d/maps.csv" 1 none
         done
     done
-    echo "== $nics NIC(s) x $vcis VCI(s)"
+    echo "== $nics NIC(s) x $vcis VCI(s), $prov"
     "$top/bench/report" comm-slopes "$d"
     rm -f "$d/slopes.png"   # comm-slopes titles its plot for communicators
 done
