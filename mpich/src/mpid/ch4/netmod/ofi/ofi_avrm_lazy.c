@@ -90,6 +90,7 @@ static struct {
     int on;
     int vnis;                   /* names per entry: MPIDI_OFI_global.num_vnis */
     uint64_t len, cap;          /* entries */
+    uint64_t dynamic;           /* of them dynamic peers' (their root name in every slot) */
     char *names;
 } av_log;
 
@@ -200,6 +201,21 @@ static int log_append(uint64_t * w)
     return mpi_errno;
   fn_fail:
     goto fn_exit;
+}
+
+/* The first of entries 0..n-1 whose VNI 0 name is name, or -1. An AV
+ * answers the insert of an address it holds with the index it has (the
+ * util AV's dedup), so a name logged twice would break the one index
+ * sequence: a dynamic peer connected to again (MPI_Comm_disconnect, then a
+ * new connect) takes its old entry. Linear: asked by the spawn paths, and
+ * by a world resolution only once a dynamic peer was logged. */
+static int64_t log_find(const void *name, uint64_t n)
+{
+    size_t len = MPIDI_OFI_global.addrnamelen;
+    for (uint64_t w = 0; w < n; w++)
+        if (!memcmp(log_entry(w), name, len))
+            return (int64_t) w;
+    return -1;
 }
 
 static int log_free(void *unused)
@@ -330,7 +346,7 @@ static int get_names(uint32_t lpid, const char *key, unsigned char *out, int n)
 static int resolve_locked(uint32_t lpid, fi_addr_t * out)
 {
     int mpi_errno = MPI_SUCCESS;
-    char key[48], why[160];
+    char key[48], why[320];
     unsigned char name[FI_NAME_MAX];
     size_t len = MPIDI_OFI_global.addrnamelen;
     avrm_ave_t w = avrm_av_ave(MPIDI_avrm.ctx->avs[0], lpid);
@@ -357,6 +373,18 @@ static int resolve_locked(uint32_t lpid, fi_addr_t * out)
             snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY_VNIS, lpid, c);
             mpi_errno = get_names(lpid, key, names + first * len,
                                   MPL_MIN(per, av_log.vnis - first));
+        }
+        if (!mpi_errno && av_log.dynamic && log_find(names, e) >= 0) {
+            /* logged as a dynamic peer (its root name in every VNI's slot)
+             * before this resolution: the VNIs' AVs that replayed it hold
+             * its root endpoint where its VNI's belongs */
+            snprintf(why, sizeof(why), "rank %u of this world was connected to as a dynamic "
+                     "peer before any contact in the world; on-demand addressing over several "
+                     "VNIs cannot address it (MPIR_CVAR_AVRM_ON_DEMAND_AV=0 or one VCI can)",
+                     lpid);
+            mpi_errno = MPIR_Err_create_code(MPI_SUCCESS, MPIR_ERR_RECOVERABLE, __func__,
+                                             __LINE__, MPI_ERR_OTHER, "**fail", "**fail %s",
+                                             why);
         }
         if (mpi_errno) {
             av_log.len--;
@@ -524,7 +552,8 @@ int MPIDI_OFI_av_name(int ctx_idx, fi_addr_t w, void *name, size_t * len)
 /* A dynamic peer (spawned, connected or accepted) from its root name: its
  * address in context ctx_idx's AV, inserted now, or a log entry with that
  * name in every VNI's slot (a dynamic peer is addressed on VNI 0; the
- * others' AVs keep the one index sequence) that each AV replays on use. */
+ * others' AVs keep the one index sequence) that each AV replays on use;
+ * the entry it has when logged before. */
 int MPIDI_OFI_av_insert_dynamic(int ctx_idx, const void *name, size_t len, fi_addr_t * addr)
 {
     int mpi_errno = MPI_SUCCESS;
@@ -534,10 +563,14 @@ int MPIDI_OFI_av_insert_dynamic(int ctx_idx, const void *name, size_t len, fi_ad
                              "**fail", "**fail %s", "a connecting process's address differs in "
                              "length from this provider's");
         MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-        uint64_t w = 0;
-        mpi_errno = log_append(&w);
-        for (int v = 0; !mpi_errno && v < av_log.vnis; v++)
-            memcpy(log_entry(w) + v * len, name, len);
+        int64_t old = log_find(name, av_log.len);
+        uint64_t w = (uint64_t) old;
+        if (old < 0) {
+            mpi_errno = log_append(&w);
+            for (int v = 0; !mpi_errno && v < av_log.vnis; v++)
+                memcpy(log_entry(w) + v * len, name, len);
+            av_log.dynamic += !mpi_errno;
+        }
         MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
         MPIR_ERR_CHECK(mpi_errno);
         *addr = w;
