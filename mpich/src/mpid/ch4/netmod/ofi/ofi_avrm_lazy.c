@@ -24,8 +24,8 @@
  * over sockets and ~1.35 KB over tcp;ofi_rxm, against the computed AV's
  * 8 B) and the report says so.
  *
- * A domain per VNI (per-VCI builds, MPIDI_OFI_VNI_USE_DOMAIN): each VNI's
- * context has an AV of its own, used only under that VCI's lock
+ * A domain per VNI (per-VCI builds: MPIDI_OFI_VNI_AVS, ofi_types.h): each
+ * VNI's context has an AV of its own, used only under that VCI's lock
  * (FI_THREAD_DOMAIN), and a peer's word is one index valid in every one of
  * them (MPIDI_OFI_endpoint_addr). First contact therefore inserts nothing:
  * it appends the peer's endpoint names (one per VNI, from PMI) to a
@@ -104,7 +104,7 @@ static const char *on_demand_refusal(void)
         return "MPIR_CVAR_AVRM_ON_DEMAND_AV=0";
     if (MPIDI_OFI_global.got_named_av)
         return "the launcher provided a complete named AV";
-#ifdef MPIDI_OFI_VNI_USE_DOMAIN
+#ifdef MPIDI_OFI_VNI_AVS
     if (MPIDI_OFI_global.num_vnis > 1 && !MPIDI_OFI_AV_PER_VNI)
         return "several VNIs under the implicit VCI method: every context's AV holds every "
             "VNI's endpoints, computed from root addresses inserted in rank order";
@@ -443,7 +443,7 @@ fi_addr_t MPIDI_OFI_av_resolve(int64_t pending)
     return addr;
 }
 
-#ifdef MPIDI_OFI_VNI_USE_DOMAIN
+#ifdef MPIDI_OFI_VNI_AVS
 /* Whether this thread holds VCI vni's lock (the send, receive and RMA paths
  * do; the spawn paths do not). */
 static int vci_lock_held(int vni)
@@ -591,7 +591,7 @@ int MPIDI_OFI_addr_init(void)
 
     MPIDI_avrm.eager_reason = refusal;
     MPIDI_avrm.on_demand = refusal == NULL;
-#ifdef MPIDI_OFI_VNI_USE_DOMAIN
+#ifdef MPIDI_OFI_VNI_AVS
     /* the log needs one index sequence in every AV: FI_AV_TABLE */
     av_log.on = MPIDI_avrm.on_demand && MPIDI_OFI_ENABLE_AV_TABLE;
     av_log.vnis = MPIDI_OFI_global.num_vnis;
