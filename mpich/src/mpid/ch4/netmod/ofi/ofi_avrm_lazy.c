@@ -38,7 +38,7 @@
  * Dynamic peers (spawn, connect/accept) are log entries too, their root
  * name in every VNI's slot, so they keep the one index sequence. Log
  * entry 0 is this process. Memory: VNIs x the provider's name length per
- * logged peer (32 B with 2 VNIs over tcp), O(peers touched); freed at
+ * logged peer (tcp over IPv4: a 16-byte sockaddr_in each), O(peers touched); freed at
  * MPI_Finalize.
  *
  * Our file, added to the MPICH tree by patches/mpich/series and compiled
