@@ -716,12 +716,10 @@ static int progression(const avrm_rankmap_t *m, int64_t *lo, int64_t *step)
     return 1;
 }
 
-#define SAME_STACK_WORDS 1024     /* 65536 processes */
-#define SAME_SPAN_FACTOR 64       /* bitmap bits per member, at most */
-
 int avrm_map_same_members(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1,
                           const avrm_rankmap_t *m2)
 {
+    (void) ctx;
     uint32_t n = m1->size;
     if (n != m2->size) return 0;
     if (n == 0) return 1;
@@ -731,26 +729,5 @@ int avrm_map_same_members(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1,
     int64_t lo1, st1, lo2, st2;
     if (progression(m1, &lo1, &st1) && progression(m2, &lo2, &st2))
         return lo1 == lo2 && st1 == st2;       /* one group each: the same one */
-    const avrm_av_t *av = one1 && one2 && p1 < ctx->navs ? avrm_ctx_av(ctx, p1) : NULL;
-    if (!av || av->size > (uint64_t) n * SAME_SPAN_FACTOR) return -1;
-    uint32_t span = av->size;
-    size_t words = (span + 63u) / 64u;
-    uint64_t stack[SAME_STACK_WORDS], *bits = stack;
-    if (words > SAME_STACK_WORDS) {
-        if (!(bits = avrm__calloc(words, sizeof(*bits)))) return -1;
-    } else {
-        memset(bits, 0, words * sizeof(*bits));
-    }
-    int same = 1;
-    avrm_pgid_t g;
-    for (uint32_t r = 0; r < n; r++) {      /* lpids of an AV are below its size */
-        avrm_lpid_t l = avrm_map_lpid(ctx, m2, r, &g);
-        bits[l / 64] |= UINT64_C(1) << (l % 64);
-    }
-    for (uint32_t r = 0; r < n && same; r++) {
-        avrm_lpid_t l = avrm_map_lpid(ctx, m1, r, &g);
-        same = (int) (bits[l / 64] >> (l % 64) & 1);
-    }
-    if (bits != stack) avrm__free(bits);
-    return same;     /* n distinct processes of m1, each in m2's n */
+    return -1;
 }
