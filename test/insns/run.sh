@@ -43,7 +43,9 @@
 # of its own yet) is compared with its baseline only; the stock comparisons
 # left out are counted on a "skipped: N" line.
 # --update writes the baseline from this run (keeping the notes; stock from
-# this run when measured, else the old column) and exits 0.
+# this run when measured, else the old column), prints every cell that rose
+# or fell, and exits 0 unless a run failed or a cell is now above stock by
+# more than its tolerance with no note (the check would fail on it).
 # Writes OUT/cells.csv (every cell: ours, stock and where its count came
 # from, ours - stock, the baseline, the verdict) beside the profiles.
 # Ends with "N passed, N failed".
@@ -145,9 +147,26 @@ if update:
                             "%.1f" % st if st == st else "", o.get("note", "")])
             else:
                 w.writerow([o[k] for k in ["build", "kind", "op", "mode", "map_mode", "ours", "stock", "note"]])
+    # what the update changed, so that a regression is recorded knowingly:
+    # every cell that moved, and the cells now above stock with no note
+    # (each needs one: the check fails on them until it is written)
+    unnoted = 0
+    for c in sorted(ours):
+        o, b = ours[c][1], old.get(c)
+        st = live[c][1] if c in live else float((b or {}).get("stock") or "nan")
+        ctol = shm_tol if c[0] == "shm" else base_tol
+        if b is None:
+            print("insns: new cell %s: %.1f" % (" ".join(c), o))
+        elif abs(o - float(b["ours"])) > ctol:
+            print("insns: %s %s: %s -> %.1f" % (" ".join(c), "ROSE" if o > float(b["ours"]) else "fell",
+                                               b["ours"], o))
+        if o > st + ctol and not (b or {}).get("note", "").strip():
+            print("insns: %s is %.1f above stock and has no note: write why in %s" %
+                  (" ".join(c), o - st, os.path.basename(base)))
+            unnoted += 1
     print("insns: wrote %s (%d cells)" % (base, len(ours)))
-    print("%d passed, %d failed" % (len(ours), fails))
-    sys.exit(1 if fails else 0)
+    print("%d passed, %d failed" % (len(ours) - unnoted, fails + unnoted))
+    sys.exit(1 if fails or unnoted else 0)
 npass = nostock = 0
 cf = open(os.path.join(out, "cells.csv"), "w")
 cw = csv.writer(cf, lineterminator="\n")
