@@ -14,15 +14,14 @@ out=${1:-$top/bench/out/insns-results}
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 : "${MPICH_PATCHED:=$top/mpich-build/mpich-patched}" "${MPICH_STOCK:=$top/mpich-build/mpich-stock}"
 work=$top/bench/out/insns
-# what the figures measure: the commit, and whether the tree differed from it
-# when the run started, apart from this run's own output
-commit=$(git -C "$top" rev-parse --short HEAD)
-case $out in "$top"/*) excl=":(exclude)${out#"$top"/}" ;; *) excl=":(exclude)bench/out" ;; esac
-dirty=$(git -C "$top" status --porcelain --untracked-files=no -- . "$excl" | grep -q . &&
-        echo "with uncommitted changes outside $out, ")
+# what the figures measure, when the run started: the commit, and the count
+# of uncommitted files under what libmpi is built from (report.py's
+# head_commit, the one label of every report; other steps' results written
+# beside this run do not count)
+when=$(cd "$top/bench/tools" && python3 -c 'import report; print(report.head_commit())')
 "$top/test/insns/run.sh" default "$MPICH_PATCHED" "$work" "$MPICH_STOCK" > "$out/check.txt" 2>&1
 rc=$?
 cat "$out/check.txt"
 cp "$work/cells.csv" "$out/cells.csv" || rc=1
-"$top/bench/report" insns "$out" "$commit (${dirty}$(date -u '+%Y-%m-%d %H:%M UTC'))" || rc=1
+"$top/bench/report" insns "$out" "$when ($(date -u '+%Y-%m-%d %H:%M UTC'))" || rc=1
 exit $rc
