@@ -133,6 +133,14 @@ if os.path.exists(base):
     for r in csv.DictReader(l for l in open(base) if not l.startswith("#")):
         old[(r["kind"], r["op"], r["mode"])] = r
 cells = sorted(set(ours) | set(k for k in old if k[0] in kinds))
+def tol_of(c):
+    return shm_tol if c[0] == "shm" else base_tol
+def stock_of(c, b):
+    """stock's count: this run's when measured, else the baseline's (nan: unknown)"""
+    return live[c][1] if c in live else (float(b["stock"]) if b and b["stock"] else float("nan"))
+def unnoted_above_stock(count, st, c, note):
+    """a count above stock by more than the cell's tolerance needs a note"""
+    return not note.strip() and count > st + tol_of(c)
 if update:
     hdr = [l for l in open(base) if l.startswith("#")] if os.path.exists(base) else []
     with open(base, "w") as f:
@@ -153,14 +161,13 @@ if update:
     unnoted = 0
     for c in sorted(ours):
         o, b = ours[c][1], old.get(c)
-        st = live[c][1] if c in live else float((b or {}).get("stock") or "nan")
-        ctol = shm_tol if c[0] == "shm" else base_tol
+        st = stock_of(c, b)
         if b is None:
             print("insns: new cell %s: %.1f" % (" ".join(c), o))
-        elif abs(o - float(b["ours"])) > ctol:
+        elif abs(o - float(b["ours"])) > tol_of(c):
             print("insns: %s %s: %s -> %.1f" % (" ".join(c), "ROSE" if o > float(b["ours"]) else "fell",
                                                b["ours"], o))
-        if o > st + ctol and not (b or {}).get("note", "").strip():
+        if unnoted_above_stock(o, st, c, (b or {}).get("note", "")):
             print("insns: %s is %.1f above stock and has no note: write why in %s" %
                   (" ".join(c), o - st, os.path.basename(base)))
             unnoted += 1
@@ -174,7 +181,7 @@ cw.writerow(["build", "kind", "op", "mode", "map_mode", "ours", "stock", "stock_
 print("%-9s %-5s %-10s %-8s %7s %9s %7s  %s" % ("kind", "op", "mode", "map", "ours", "baseline", "stock", "verdict"))
 for c in cells:
     b = old.get(c)
-    tol = shm_tol if c[0] == "shm" else base_tol
+    tol = tol_of(c)
     why = []
     if c not in ours:
         why.append("not measured (the run above failed or lost the region)")
@@ -183,7 +190,7 @@ for c in cells:
         o = ours[c][1]
     if b is None:
         why.append("not in the baseline %s" % os.path.basename(base))
-    st = live[c][1] if c in live else (float(b["stock"]) if b and b["stock"] else float("nan"))
+    st = stock_of(c, b)
     if st != st:
         nostock += 1
     if b is not None and c in live and abs(live[c][1] - float(b["stock"])) > tol:
@@ -200,7 +207,7 @@ for c in cells:
         # stock, either in between (a shm count moves by up to 0.5 between
         # runs, a baseline is one run)
         note = b["note"].strip()
-        if not note and bo > st + tol:
+        if unnoted_above_stock(bo, st, c, note):
             why.append("above stock by %.1f" % (bo - st))
         if note and bo <= st:
             why.append("marked above stock but at or below it: drop the note")
