@@ -1,7 +1,7 @@
 # bench: simulator, MODELs of other MPIs, memory/lookup/build benchmarks, and
 # the targets of bench/run's steps.
 noinst_PROGRAMS += bench/bench-memory bench/bench-lookup bench/bench-build bench/bench-simbuild \
-	bench/bench-predict
+	bench/bench-predict bench/bench-translate
 bench_bench_memory_SOURCES = bench/sim/memory.c bench/sim/scenarios.c bench/sim/scenarios.h \
 	bench/sim/sim.c bench/sim/sim.h \
 	bench/sim/backend_avrm.c bench/sim/backend_avrm.h \
@@ -19,19 +19,23 @@ bench_bench_lookup_SOURCES = bench/lookup/lookup.c bench/common/maps.c bench/com
 bench_bench_lookup_LDADD = libavrm.a
 bench_bench_build_SOURCES = bench/build/buildtime.c bench/common/maps.c bench/common/maps.h
 bench_bench_build_LDADD = libavrm.a
+bench_bench_translate_SOURCES = bench/translate/translate.c bench/common/maps.c bench/common/maps.h
+bench_bench_translate_LDADD = libavrm.a
 EXTRA_DIST += bench/run bench/report bench/steps.ini bench/steps.py bench/run-core.sh bench/tools bench/README.md \
 	bench/sim/run-library.sh bench/real/run-memclass.sh bench/real/initonly.c \
-	bench/real/run-vciinit.sh bench/real/run-groupinsns.sh bench/real/groupinsns.c
+	bench/real/run-vciinit.sh bench/real/run-groupinsns.sh bench/real/groupinsns.c \
+	bench/translate/run.sh
 
 # Every benchmark is a step of bench/run (the table: bench/steps.ini); the
 # targets below are its steps, with the libraries this Makefile builds.
 # `bench/run list` says what each step measures, where it writes and whether
 # its stamped results are fresh.
 BENCH_RUN = $(top_srcdir)/bench/run --build $(abs_top_builddir) --lib ours=$(MPICH_PATCHED) --lib stock=$(MPICH_STOCK)
-BENCH_CORE_BINS = bench/bench-memory bench/bench-lookup bench/bench-build bench/bench-simbuild
+BENCH_CORE_BINS = bench/bench-memory bench/bench-lookup bench/bench-build bench/bench-simbuild \
+	bench/bench-translate
 # the steps, by the builds they need (one rule per group; a step in no
 # group has its own rule below)
-BENCH_STEPS_CORE = core core-quick
+BENCH_STEPS_CORE = core core-quick translate
 BENCH_STEPS_MPICH = insns insns-rate real comm-memory group-insns group-time ondemand ondemand-pmi
 BENCH_STEPS_VCI = vci-init vci
 .PHONY: bench-stale bench-library-memory bench-memclass \
