@@ -25,6 +25,9 @@ def translate(out, secs, sizes, reps, load0, load1):
         "(the run fails otherwise). Index B: m2's rank index, kept with the group (0: none needed)."
         % (head_commit(), secs, load0, load1, sizes, reps),
         "",
+        "Cases (m1 into m2): " + "; ".join("%s: %s" % (c, m) for c, m in
+                                            dict((r["case"], r["maps"]) for r in rows).items()) + ".",
+        "",
         md_table(["case", "strategy", "world", "m1 -> m2", "ranks", "index B", "translate ns/rank",
                   "find ns/rank", "find/translate"],
                  [[r["case"], r["strategy"], r["world"], "%s -> %s" % (r["m1_mode"], r["m2_mode"]),

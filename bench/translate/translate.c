@@ -33,88 +33,70 @@ static double now(void)
 /* what the case expects of m2 (so that the strategy named is the one run) */
 enum need { NEED_DENSE_INDEX, NEED_NO_INDEX, NEED_SORTED_INDEX };
 
+/* A group map of a case: the world, a map of bench/common's kinds (BK_*,
+ * through bk_input), or one of these two of its own */
+enum { G_WORLD = -1, G_WORLD_MINUS_3 = -2, G_EVERY_3RD_PERMUTED = -3 };
+
 typedef struct tcase {
     const char *name, *strategy, *what;
+    int m1, m2;                     /* G_* or BK_* */
+    int m2_reversed;                /* m2's ranks in reverse order */
     avrm_mode_t m1_mode, m2_mode;   /* LUT stands for LUT16 too (worlds <= 64K) */
     enum need need;
 } tcase_t;
 
 static const tcase_t cases[] = {
     { "lut-from-world", "dense-index", "world into a permuted world (dense index kept)",
-      AVRM_MODE_DIRECT, AVRM_MODE_LUT, NEED_DENSE_INDEX },
+      G_WORLD, BK_LUT, 0, AVRM_MODE_DIRECT, AVRM_MODE_LUT, NEED_DENSE_INDEX },
     { "world-minus-3", "ascending-runs", "world into the world minus 3 ranks",
-      AVRM_MODE_DIRECT, AVRM_MODE_MSEG, NEED_NO_INDEX },
+      G_WORLD, G_WORLD_MINUS_3, 0, AVRM_MODE_DIRECT, AVRM_MODE_MSEG, NEED_NO_INDEX },
     { "sparse-lut", "dense-pass", "world into every 3rd rank permuted (sorted index)",
-      AVRM_MODE_DIRECT, AVRM_MODE_LUT, NEED_SORTED_INDEX },
+      G_WORLD, G_EVERY_3RD_PERMUTED, 0, AVRM_MODE_DIRECT, AVRM_MODE_LUT, NEED_SORTED_INDEX },
     { "block", "dense-pass", "world into 4 of every 16 ranks (closed-form find)",
-      AVRM_MODE_DIRECT, AVRM_MODE_BLOCK, NEED_NO_INDEX },
+      G_WORLD, BK_BLOCK, 0, AVRM_MODE_DIRECT, AVRM_MODE_BLOCK, NEED_NO_INDEX },
     { "join-into-mlut", "galloping", "world+spawned in order into them permuted (sorted index)",
-      AVRM_MODE_JOIN, AVRM_MODE_MLUT32, NEED_SORTED_INDEX },
-    { "mlut-into-mlut", "binary-search", "world+spawned permuted into another permutation",
-      AVRM_MODE_MLUT32, AVRM_MODE_MLUT32, NEED_SORTED_INDEX },
+      BK_JOIN, BK_MLUT32, 0, AVRM_MODE_JOIN, AVRM_MODE_MLUT32, NEED_SORTED_INDEX },
+    { "mlut-into-mlut", "index-search", "world+spawned permuted into that permutation reversed",
+      BK_MLUT32, BK_MLUT32, 1, AVRM_MODE_MLUT32, AVRM_MODE_MLUT32, NEED_SORTED_INDEX },
     { "mseg-into-join", "per-rank-find", "world split by spawned into world then spawned",
-      AVRM_MODE_MSEG, AVRM_MODE_JOIN, NEED_NO_INDEX },
+      BK_MSEG, BK_JOIN, 0, AVRM_MODE_MSEG, AVRM_MODE_JOIN, NEED_NO_INDEX },
 };
 enum { NCASES = sizeof(cases) / sizeof(cases[0]) };
 
-/* m1 and m2 of case c in world w; 0 on success */
-static int build_case(bk_world_t *w, int c, avrm_rankmap_t *m1, avrm_rankmap_t *m2)
+/* Group map g of world w (in reverse rank order when reversed), built as
+ * MPI groups are (the compact builders) */
+static avrm_status_t build_group(bk_world_t *w, int g, int reversed, avrm_rankmap_t *out)
 {
-    uint32_t N = w->n, M = w->m, n;
-    int32_t *map = malloc((size_t) (N + M) * sizeof *map);
-    avrm_src_t *src = malloc((size_t) (N + M) * sizeof *src);
-    const avrm_rankmap_t *par[2] = { &w->world, &w->spawned };
-    avrm_status_t s1 = AVRM_OK, s2 = AVRM_OK;
-    if (!map || !src) return -1;
-    switch (c) {
-    case 0:                                 /* a permuted world */
-        avrm_map_dup(w->ctx, &w->world, m1);
-        bk_shuffle32(map, N, 11);
-        s2 = avrm_map_build_compact(w->ctx, &w->world, map, N, m2);
-        break;
-    case 1:                                 /* the world minus ranks N/4, N/2, 3N/4 */
-        avrm_map_dup(w->ctx, &w->world, m1);
-        n = 0;
-        for (uint32_t r = 0; r < N; r++)
-            if (r != N / 4 && r != N / 2 && r != 3 * (N / 4)) map[n++] = (int32_t) r;
-        s2 = avrm_map_build_compact(w->ctx, &w->world, map, n, m2);
-        break;
-    case 2:                                 /* every 3rd rank, permuted: span 3 x size */
-        avrm_map_dup(w->ctx, &w->world, m1);
-        n = N / 3;
-        bk_shuffle32(map, n, 12);
-        for (uint32_t i = 0; i < n; i++) map[i] *= 3;
-        s2 = avrm_map_build_compact(w->ctx, &w->world, map, n, m2);
-        break;
-    case 3:                                 /* first 4 of every 16 */
-        avrm_map_dup(w->ctx, &w->world, m1);
-        n = N / 4;
-        for (uint32_t i = 0; i < n; i++) map[i] = (int32_t) (i / 4 * 16 + i % 4);
-        s2 = avrm_map_build_compact(w->ctx, &w->world, map, n, m2);
-        break;
-    case 4: case 5: case 6: {
-        n = N + M;
-        for (int k = 0; k < 2; k++) {       /* k 0: m1, 1: m2 */
-            int32_t *perm = map;
-            int shuffled = (c == 4 && k == 1) || c == 5;
-            if (shuffled) bk_shuffle32(perm, n, 13 + (uint64_t) k);
-            for (uint32_t i = 0; i < n; i++) {
-                uint32_t g = i;
-                if (shuffled) g = (uint32_t) perm[i];
-                else if (c == 6 && k == 0)  /* world's lower half, spawned, upper half */
-                    g = i < N / 2 ? i : i < N / 2 + M ? N + (i - N / 2) : i - M;
-                src[i].parent = g < N ? 0 : 1;
-                src[i].rank = (int32_t) (g < N ? g : g - N);
-            }
-            avrm_status_t s = avrm_map_build_multi_compact(w->ctx, par, 2, src, n, k ? m2 : m1);
-            if (k) s2 = s; else s1 = s;
+    if (g == G_WORLD) {
+        avrm_map_dup(w->ctx, &w->world, out);
+        return AVRM_OK;
+    }
+    uint32_t N = w->n, n = 0;
+    int32_t *map = NULL;
+    avrm_src_t *src = NULL;
+    if (g >= 0) {
+        n = bk_input(w, g, &map, &src);
+    } else if ((map = malloc((size_t) N * sizeof *map))) {
+        if (g == G_WORLD_MINUS_3) {         /* ranks N/4, N/2, 3N/4 left out */
+            for (uint32_t r = 0; r < N; r++)
+                if (r != N / 4 && r != N / 2 && r != 3 * (N / 4)) map[n++] = (int32_t) r;
+        } else {                            /* G_EVERY_3RD_PERMUTED: span 3 x size */
+            n = N / 3;
+            bk_shuffle32(map, n, 12);
+            for (uint32_t i = 0; i < n; i++) map[i] *= 3;
         }
-        break;
     }
+    if (!map && !src) return AVRM_ERR_NOMEM;
+    for (uint32_t i = 0; reversed && i < n / 2; i++) {
+        if (map) { int32_t t = map[i]; map[i] = map[n - 1 - i]; map[n - 1 - i] = t; }
+        else { avrm_src_t t = src[i]; src[i] = src[n - 1 - i]; src[n - 1 - i] = t; }
     }
+    const avrm_rankmap_t *par[2] = { &w->world, &w->spawned };
+    avrm_status_t st = map ? avrm_map_build_compact(w->ctx, &w->world, map, n, out)
+                           : avrm_map_build_multi_compact(w->ctx, par, 2, src, n, out);
     free(map);
     free(src);
-    return s1 != AVRM_OK || s2 != AVRM_OK;
+    return st;
 }
 
 int main(int argc, char **argv)
@@ -129,7 +111,7 @@ int main(int argc, char **argv)
     }
     FILE *f = fopen(out, "w");
     if (!f) { perror(out); return 1; }
-    fprintf(f, "case,strategy,world,n1,n2,m1_mode,m2_mode,index_bytes,"
+    fprintf(f, "case,strategy,maps,world,n1,n2,m1_mode,m2_mode,index_bytes,"
                "translate_ns_per_rank,find_ns_per_rank,find_per_translate\n");
     printf("thread CPU time, best of %d; ns per translated rank\n", reps);
     printf("%-15s %-14s %8s %8s %8s %-7s %-7s %9s %9s %9s %7s\n", "case", "strategy", "world",
@@ -147,7 +129,8 @@ int main(int argc, char **argv)
         for (int c = 0; c < NCASES; c++) {
             const tcase_t *tc = &cases[c];
             avrm_rankmap_t m1, m2;
-            if (build_case(&w, c, &m1, &m2)) {
+            if (build_group(&w, tc->m1, 0, &m1) != AVRM_OK ||
+                build_group(&w, tc->m2, tc->m2_reversed, &m2) != AVRM_OK) {
                 fprintf(stderr, "%s: build failed\n", tc->name);
                 return 1;
             }
@@ -208,7 +191,8 @@ int main(int argc, char **argv)
                 return 1;
             }
             double nt = bt * 1e9 / n, nf = bf * 1e9 / n;
-            fprintf(f, "%s,%s,%u,%u,%u,%s,%s,%zu,%.2f,%.2f,%.2f\n", tc->name, tc->strategy, N, n,
+            fprintf(f, "%s,%s,\"%s\",%u,%u,%u,%s,%s,%zu,%.2f,%.2f,%.2f\n", tc->name, tc->strategy,
+                    tc->what, N, n,
                     m2.size, avrm_mode_name((avrm_mode_t) m1.mode),
                     avrm_mode_name((avrm_mode_t) m2.mode), ib, nt, nf, nf / nt);
             printf("%-15s %-14s %8u %8u %8u %-7s %-7s %9zu %9.2f %9.2f %7.2f\n", tc->name,
