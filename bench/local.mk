@@ -49,6 +49,7 @@ $(BENCH_STEPS_CORE:%=bench-%): bench-%: $(BENCH_CORE_BINS)
 $(BENCH_STEPS_MPICH:%=bench-%): bench-%: mpich mpich-stock
 	$(BENCH_RUN) $*
 bench-ondemand: bench/bench-memory      # its simulated whole process at scale
+bench-ondemand-pmi: mpich-pmix            # its srun --mpi=pmix runs
 $(BENCH_STEPS_VCI:%=bench-%): bench-%: mpich-vci mpich-vci-stock
 	$(BENCH_RUN) $*
 bench-library-memory: bench/bench-memory

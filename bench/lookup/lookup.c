@@ -61,6 +61,9 @@ DEFINE_LOOP(join)
 DEFINE_LOOP(mseg)
 DEFINE_LOOP(direct_computed)
 DEFINE_LOOP(stride_computed)
+DEFINE_LOOP(ilut_computed)
+DEFINE_LOOP(lut_computed)
+DEFINE_LOOP(lut16_computed)
 
 typedef uint64_t (*loop_fn)(const void *, const void *, const uint32_t *, size_t);
 static const loop_fn loops[BK_NKINDS] = {
@@ -289,15 +292,19 @@ int main(int argc, char **argv)
                     avrm_mode_name((avrm_mode_t) maps[k].mode));
         free(mp); free(sp);
     }
-    /* computed-AV variants: direct and stride over a computed world AV */
-    avrm_rankmap_t cdirect, cstride;
-    {
+    /* computed-AV variants: the modes with a computed class, over a
+     * computed world AV */
+    enum { NCOMP = 5 };
+    static const int ckind[NCOMP] = { BK_DIRECT, BK_STRIDE, BK_ILUT, BK_LUT, BK_LUT16 };
+    static const loop_fn cloop[NCOMP] = { loop_direct_computed, loop_stride_computed,
+                                          loop_ilut_computed, loop_lut_computed,
+                                          loop_lut16_computed };
+    avrm_rankmap_t cmaps[NCOMP];
+    for (int c = 0; c < NCOMP; c++) {
         int32_t *mp; avrm_src_t *sp;
-        uint32_t n = bk_input(&wc, BK_DIRECT, &mp, &sp);
-        if (bk_build(&wc, BK_DIRECT, mp, sp, n, &cdirect) != AVRM_OK) return 1;
-        free(mp);
-        n = bk_input(&wc, BK_STRIDE, &mp, &sp);
-        if (bk_build(&wc, BK_STRIDE, mp, sp, n, &cstride) != AVRM_OK) return 1;
+        uint32_t n = bk_input(&wc, ckind[c], &mp, &sp);
+        if (ckind[c] == BK_ILUT && n > AVRM_CILUT_MAX) n = AVRM_CILUT_MAX;  /* its computed class */
+        if (bk_build(&wc, ckind[c], mp, sp, n, &cmaps[c]) != AVRM_OK) return 1;
         free(mp);
     }
     model_mgr_t mg;
@@ -307,7 +314,7 @@ int main(int argc, char **argv)
     if (model_maps(&w, &mg, mmaps, msizes)) { fprintf(stderr, "MODEL setup failed\n"); return 1; }
 
     /* rows: ours kinds, ours computed, MODEL kinds */
-    enum { NROWS = BK_NKINDS + 2 + MK_N };
+    enum { NROWS = BK_NKINDS + NCOMP + MK_N };
     struct row { const char *impl, *label, *mode, *fname; char actual[24]; loop_fn fn;
                  const void *ctx, *m; uint32_t n; } rows[NROWS];
     int nr = 0;
@@ -317,12 +324,14 @@ int main(int argc, char **argv)
                             bk_kind_name[k], "", loops[k], k == BK_MLUT ? wp.ctx : w.ctx, &maps[k], sizes[k] };
         snprintf(r->actual, sizeof r->actual, "%s", avrm_mode_name((avrm_mode_t) maps[k].mode));
     }
-    rows[nr] = (struct row) { "ours-computed", "OURS", "direct", "direct_computed", "", loop_direct_computed,
-                              wc.ctx, &cdirect, cdirect.size };
-    snprintf(rows[nr].actual, 24, "%s", avrm_mode_name((avrm_mode_t) cdirect.mode)); nr++;
-    rows[nr] = (struct row) { "ours-computed", "OURS", "stride", "stride_computed", "", loop_stride_computed,
-                              wc.ctx, &cstride, cstride.size };
-    snprintf(rows[nr].actual, 24, "%s", avrm_mode_name((avrm_mode_t) cstride.mode)); nr++;
+    for (int c = 0; c < NCOMP; c++) {
+        static char cfn[NCOMP][24];
+        snprintf(cfn[c], sizeof cfn[c], "%s_computed", bk_kind_name[ckind[c]]);
+        rows[nr] = (struct row) { "ours-computed", "OURS", bk_kind_name[ckind[c]], cfn[c], "",
+                                  cloop[c], wc.ctx, &cmaps[c], cmaps[c].size };
+        snprintf(rows[nr].actual, 24, "%s", avrm_mode_name((avrm_mode_t) cmaps[c].mode));
+        nr++;
+    }
     static char mfn[MK_N][24];
     for (int k = 0; k < MK_N; k++) {
         snprintf(mfn[k], sizeof mfn[k], "model_%s", mk_name[k]);
@@ -366,8 +375,7 @@ int main(int argc, char **argv)
         fclose(f);
     }
     for (int k = 0; k < BK_NKINDS; k++) avrm_map_release(k == BK_MLUT ? wp.ctx : w.ctx, &maps[k]);
-    avrm_map_release(wc.ctx, &cdirect);
-    avrm_map_release(wc.ctx, &cstride);
+    for (int c = 0; c < NCOMP; c++) avrm_map_release(wc.ctx, &cmaps[c]);
     bk_world_fini(&wp);
     bk_world_fini(&w);
     bk_world_fini(&wc);

@@ -291,7 +291,7 @@ def pmi_summary(out, command):
     settings = open(os.path.join(out, "settings.txt")).read().strip()
     init = [r for r in rows if r["point"] == "init"]
     nps = sorted({int(r["np"]) for r in init})
-    launchers = [l for l in ("hydra", "srun") if any(r["launcher"] == l for r in init)]
+    launchers = [l for l in ("hydra", "srun", "srun-pmix") if any(r["launcher"] == l for r in init)]
     libs = [l for l in ("ours-lazy", "ours-eager", "stock") if any(r["library"] == l for r in init)]
 
     def med(launcher, lib, np, col):
@@ -308,7 +308,8 @@ def pmi_summary(out, command):
       "pmi.csv (every run: launcher, rep, then bench/real/ondemand.c's columns). Emulated hosts "
       "of test/cluster (network namespaces, one per 8 processes, filled in order); hydra is "
       "MPICH's mpiexec (PMI-1 from hydra's proxies), srun is `srun --mpi=pmi2` (Slurm's PMI-2 "
-      "plugin serving MPICH's PMI-1 client). ours-lazy resolves a peer's address on first "
+      "plugin serving MPICH's PMI-1 client), srun-pmix is `srun --mpi=pmix` with ours built "
+      "--with-pmix (`make mpich-pmix`; stock has no such build). ours-lazy resolves a peer's address on first "
       "contact (a PMI get), ours-eager and stock exchange and insert every address in MPI_Init. "
       "Medians over the runs; n is the number of runs. Wall clock with up to "
       f"{nps[-1] if nps else 0} processes on {os.cpu_count()} CPUs: MPI_Init times compare "
@@ -317,7 +318,8 @@ def pmi_summary(out, command):
       "show no library's cost: a first contact's own cost is the pvar avrm_resolve_time over "
       "avrm_peers_resolved. The instruction counts and heap bytes do not depend on the load.")
     p()
-    keys = [(la, lib) for la in launchers for lib in libs]
+    keys = [(la, lib) for la in launchers for lib in libs
+            if any(r["launcher"] == la and r["library"] == lib for r in init)]
     heads = ["launcher", "library"]
     for title, col, fmt in (("MPI_Init time, the slowest process (s)", "init_s", "{:.2f}"),
                             ("first message to a new peer, one way (us: half a round trip, "

@@ -15,11 +15,13 @@
  * its "lookup: instructions" table):
  *   hot-path classes (stored AVs): direct 7, offset 7, lut 12, stride 13,
  *                ilut 13, join 14, lut16 16, mlut32 22; computed AV (RANGE
- *                locality, the COMPUTED class): direct 9, stride 9
- *   generic:     except 30, block 30, mlut 32, grid (3-d) 49, mseg 61
+ *                locality, the computed classes): direct 9, stride 9, lut 19,
+ *                ilut 20, lut16 21
+ *   generic:     except 32, block 32, mlut 34, grid (3-d) 51, mseg 63
  * The generic path pays the class tests (avrm__map_hot_: a zero test, a
- * sign, four compares), the PIC jump table and the computed-AV test. (With
- * MLUT32 a generic mode, mlut32 cost 31 and every generic mode 2 less.)
+ * sign, five compares), the PIC jump table and the computed-AV test. (With
+ * MLUT32 a generic mode, mlut32 cost 31 and every generic mode 2 less; the
+ * computed tables' test costs every generic mode 2.)
  * avrm_map_ave keeps the generic path out of line (one call). In libmpi's
  * MPI_Isend the classes cost what test/insns/baseline-default.csv shows.
  */
@@ -160,11 +162,26 @@ AVRM_INLINE void avrm__hot_out(int want_ent, const avrm_ave_t *ents, avrm_pgid_t
     }
 }
 
+/* The output of the computed classes (address == lpid l, locality the
+ * range test of the map's copy of the AV's RANGE), as avrm__hot_out's. */
+AVRM_INLINE void avrm__computed_out(const avrm_rankmap_t *m, int want_ent, avrm_lpid_t l,
+                                    avrm_ave_t *ent, avrm_lpid_t *lpid, avrm_pgid_t *pgid)
+{
+    if (want_ent) {
+        *ent = avrm_ave_make(l, want_ent == AVRM__HOT_ENT &&
+                                l - m->u.computed.first < m->u.computed.count);
+    } else {
+        *lpid = l;
+        *pgid = m->pgid;
+    }
+}
+
 /* The hot-path classes (avrm_path_t), without the switch: rank r's entry
  * word (want_ent) or its lpid and group, when m's class is not GENERIC;
  * returns 0 otherwise. OFFSET by the zero test of the signed class byte,
  * LUT and COMPUTED by its sign and one compare, then one compare with JOIN
- * splits STRIDE, JOIN and the rest (ILUT, LUT16, MLUT32, GENERIC). */
+ * splits STRIDE, JOIN and the rest (ILUT, LUT16, MLUT32, the computed
+ * tables, GENERIC). */
 AVRM_INLINE int avrm__map_hot_(const avrm_rankmap_t *m, uint32_t r, int want_ent,
                                avrm_ave_t *ent, avrm_lpid_t *lpid, avrm_pgid_t *pgid)
 {
@@ -174,16 +191,8 @@ AVRM_INLINE int avrm__map_hot_(const avrm_rankmap_t *m, uint32_t r, int want_ent
     else if (p < 0) {
         if (p == AVRM_PATH_LUT)
             avrm__hot_out(want_ent, m->ents, m->pgid, avrm__lpid_lut(m, r), ent, lpid, pgid);
-        else {                  /* AVRM_PATH_COMPUTED: address == lpid, locality a range */
-            avrm_lpid_t l = avrm__lpid_stride(m, r);
-            if (want_ent) {
-                *ent = avrm_ave_make(l, want_ent == AVRM__HOT_ENT &&
-                                        l - m->u.reg.local_first < m->u.reg.local_count);
-            } else {
-                *lpid = l;
-                *pgid = m->pgid;
-            }
-        }
+        else                    /* AVRM_PATH_COMPUTED */
+            avrm__computed_out(m, want_ent, avrm__lpid_stride(m, r), ent, lpid, pgid);
     }
     else if (p <= AVRM_PATH_JOIN) {
         if (p < AVRM_PATH_JOIN)                              /* AVRM_PATH_STRIDE */
@@ -203,7 +212,11 @@ AVRM_INLINE int avrm__map_hot_(const avrm_rankmap_t *m, uint32_t r, int want_ent
         avrm_lpid_t l = avrm__lpid_mlut32(m, r, &g);
         avrm__hot_out(want_ent, __atomic_load_n(&m->u.lut.ents_of[g], __ATOMIC_RELAXED), g, l,
                       ent, lpid, pgid);
-    } else
+    } else if (__builtin_expect(p < AVRM_PATH_GENERIC, 0))  /* the computed tables */
+        avrm__computed_out(m, want_ent, p == AVRM_PATH_CLUT ? avrm__lpid_lut(m, r)
+                                        : p == AVRM_PATH_CLUT16 ? avrm__lpid_lut16(m, r)
+                                        : avrm__lpid_ilut(m, r), ent, lpid, pgid);
+    else
         return 0;
     return 1;
 }

@@ -34,6 +34,9 @@ typedef uint16_t avrm_pgid_t;
  * itself (the 32 bytes of its union), so small irregular communicators of a
  * world below 65536 processes allocate nothing. */
 #define AVRM_ILUT_MAX 16
+/* An ILUT over a computed AV keeps that AV's locality range in its last 8
+ * bytes (avrm_rankmap_t.u.computed): its class CILUT holds 12 ranks. */
+#define AVRM_CILUT_MAX 12
 
 /* Status codes: 0 is success; every failing call leaves its outputs untouched. */
 typedef enum avrm_status {
@@ -134,8 +137,8 @@ typedef enum avrm_mode {
     AVRM_MODE_BLOCK,       /* lpid = offset + (r / bs) * stride + r % bs        */
     AVRM_MODE_EXCEPT,      /* a STRIDE map with up to 2 exception ranks          */
     AVRM_MODE_GRID,        /* sub-block of a <=4-d virtual grid of the world     */
-    AVRM_MODE_ILUT,        /* lpid = ilut[r]   (n <= AVRM_ILUT_MAX, lpids < 65536,
-                            * inside the map) */
+    AVRM_MODE_ILUT,        /* lpid = ilut[r]   (n <= AVRM_ILUT_MAX, AVRM_CILUT_MAX
+                            * over a computed AV; lpids < 65536; inside the map) */
     AVRM_MODE_JOIN,        /* two groups, one offset run each (intercomm merge,
                             * spawn + merge): no table */
     AVRM_MODE_LUT,         /* lpid = lut32[r]  (refcounted table, maybe a slice) */
@@ -161,15 +164,24 @@ typedef enum avrm_mode {
  *           g = packed[r], ent = ents_of[g >> 24][g & (2^24 - 1)]
  *   COMPUTED DIRECT/OFFSET/STRIDE over a computed AV whose locality is a
  *           RANGE (or NONE): l = offset + r*stride, ent = l << 1 |
- *           (l - local_first < local_count): arithmetic, no load but the map
+ *           (l - first < count): arithmetic, no load but the map
+ *   CLUT, CLUT16, CILUT  LUT, LUT16 and ILUT (of at most AVRM_CILUT_MAX
+ *           ranks) over such an AV: l from the table, then COMPUTED's word
+ *           (one load, as the stored AV's classes load their entry)
  *   GENERIC everything else: avrm_map_locate()'s switch, then the AV test.
+ * The computed classes keep the AV's range in the map (u.computed: bytes
+ * 24-31 of the union, which none of their modes uses otherwise).
  * The values make the tests few (avrm__map_hot_): OFFSET is zero, LUT and
  * COMPUTED negative, so one `test` of the signed byte decides OFFSET and
  * the sign, one compare LUT from COMPUTED; then one compare with JOIN splits
- * STRIDE (below), JOIN and the rest (above: ILUT, LUT16, MLUT32, GENERIC,
- * tested in that order). Renumbering them changes every lookup (bench-lookup: with
- * COMPUTED tested after LUT16 instead, computed cost 15 and every generic
- * mode 2 more; here LUT pays the one compare, 10 -> 12).
+ * STRIDE (below), JOIN and the rest (above: ILUT, LUT16, MLUT32, the computed
+ * tables, GENERIC, tested in that order). Renumbering them changes every
+ * lookup (bench-lookup: with COMPUTED tested after LUT16 instead, computed
+ * cost 15 and every generic mode 2 more; here LUT pays the one compare,
+ * 10 -> 12). The computed tables come last but GENERIC, their branch marked
+ * unlikely: among the negative classes they cost COMPUTED 2 instructions
+ * per lookup (9 -> 11), and laid out in line they cost COMPUTED's MPI_Isend
+ * 1; here GENERIC pays their test (2).
  */
 typedef enum avrm_path {
     AVRM_PATH_COMPUTED = -2,
@@ -180,7 +192,10 @@ typedef enum avrm_path {
     AVRM_PATH_ILUT = 3,
     AVRM_PATH_LUT16 = 4,
     AVRM_PATH_MLUT32 = 5,
-    AVRM_PATH_GENERIC = 6
+    AVRM_PATH_CLUT = 6,
+    AVRM_PATH_CLUT16 = 7,
+    AVRM_PATH_CILUT = 8,
+    AVRM_PATH_GENERIC = 9
 } avrm_path_t;
 
 /* MSEG is chosen only up to this many segments (binary search <= 6 steps);
@@ -218,15 +233,17 @@ typedef struct avrm_rankmap {
     const avrm_ave_t *ents;  /* single-group modes: AV(pgid)->entries */
     union {
         /* DIRECT/OFFSET/STRIDE/BLOCK. stride: 1 for DIRECT/OFFSET (the
-         * COMPUTED class decodes them as STRIDE); local_first/count: that
-         * class's copy of the AV's RANGE locality (NONE: count 0), set by
-         * avrm__map_seal, else 0. */
-        struct { int32_t offset, stride; uint32_t bs, local_first, local_count; } reg;
+         * COMPUTED class decodes them as STRIDE). */
+        struct { int32_t offset, stride; uint32_t bs; } reg;
         struct { int32_t offset, stride; uint32_t ex_rank[2]; avrm_lpid_t ex_lpid[2];
                  uint8_t nex; } exc;                              /* unused slot: rank UINT32_MAX */
         struct { avrm_lpid_t base; uint16_t ext[AVRM_MAX_GRID_DIMS];
                  uint32_t wstride[AVRM_MAX_GRID_DIMS]; uint8_t ndims; } grid; /* row-major, last dim fastest */
         uint16_t ilut[AVRM_ILUT_MAX];                             /* ILUT: no table, nothing shared */
+        /* The computed classes (COMPUTED, CLUT, CLUT16, CILUT): the AV's
+         * RANGE locality (NONE: count 0), set by avrm__map_seal, else 0;
+         * after reg, lut and the first AVRM_CILUT_MAX lpids of ilut. */
+        struct { uint8_t other[24]; uint32_t first, count; } computed;
         /* JOIN: ranks [0, first1) are group pgid at lpid r + delta0, ranks
          * [first1, size) group pgid1 at r + delta1; ents1 caches pgid1's
          * entries as ents does pgid's (NULL: computed) */
@@ -283,5 +300,13 @@ _Static_assert(sizeof(avrm_ave_t) == 8, "AV entry is one word");
 _Static_assert(sizeof(avrm_gpid_t) == 8, "mlut entry is 8 bytes");
 _Static_assert(sizeof(avrm_seg_t) == 12, "mseg segment is 12 bytes");
 _Static_assert(sizeof(avrm_rankmap_t) <= 48, "rank map fits 48 bytes inline in a comm");
+/* the computed classes' range lies beyond what their modes use */
+_Static_assert(offsetof(avrm_rankmap_t, u.computed.first) -
+               offsetof(avrm_rankmap_t, u) >= sizeof(((avrm_rankmap_t *) 0)->u.reg) &&
+               offsetof(avrm_rankmap_t, u.computed.first) -
+               offsetof(avrm_rankmap_t, u) >= sizeof(((avrm_rankmap_t *) 0)->u.lut) &&
+               offsetof(avrm_rankmap_t, u.computed.first) -
+               offsetof(avrm_rankmap_t, u) >= AVRM_CILUT_MAX * sizeof(uint16_t),
+               "u.computed overlaps reg, lut or a CILUT's lpids");
 
 #endif /* AVRM_TYPES_H */

@@ -234,8 +234,8 @@ static avrm_status_t build_mseg(avrm_ctx_t *ctx, const seq_t *s, uint32_t n, uin
     return AVRM_OK;
 }
 
-/* Single-group table result: ILUT when it fits in the map (<= 16 ranks, every
- * lpid < 65536), else LUT16 (every lpid < 65536) or LUT, shared by content.
+/* Single-group table result: ILUT when it fits in the map (<= 16 ranks, 12
+ * over a computed AV, every lpid < 65536), else LUT16 (every lpid < 65536) or LUT, shared by content.
  * The lpids are written once, into their final place (no temporary table),
  * and rescanned for grid/except. */
 static avrm_status_t build_lut(avrm_ctx_t *ctx, const seq_t *s, uint32_t n, avrm_pgid_t pg,
@@ -247,7 +247,10 @@ static avrm_status_t build_lut(avrm_ctx_t *ctx, const seq_t *s, uint32_t n, avrm
     m.size = n;
     m.ents = ctx->avs[pg]->entries;
     int narrow = maxl <= UINT16_MAX;
-    avrm_mode_t mode = ctx->params.enable_ilut && narrow && n <= AVRM_ILUT_MAX ? AVRM_MODE_ILUT
+    /* over a computed AV an ILUT keeps the AV's locality in its last bytes
+     * (its class CILUT): at most AVRM_CILUT_MAX ranks */
+    uint32_t ilut_max = m.ents ? AVRM_ILUT_MAX : AVRM_CILUT_MAX;
+    avrm_mode_t mode = ctx->params.enable_ilut && narrow && n <= ilut_max ? AVRM_MODE_ILUT
                      : ctx->params.enable_lut16 && narrow ? AVRM_MODE_LUT16 : AVRM_MODE_LUT;
     uint8_t w = mode == AVRM_MODE_LUT ? sizeof(uint32_t) : sizeof(uint16_t);
     avrm_table_t *t = NULL;

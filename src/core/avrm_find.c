@@ -640,11 +640,15 @@ translate_other(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const int32_t *
                      * offset-runs map (its one pass costs at most 4 per rank),
                      * its lpids not spread too thin */
     if (idx2) {
-        /* through the index: from the previous answer forward, galloping,
-         * when the keys ascend (every rank of the world, in order: O(n1 + n2)
-         * like a merge), a binary search otherwise */
+        /* through the index: while the keys ascend (every rank of the world,
+         * in order), galloping from the previous answer forward, O(n1 + n2)
+         * like a merge; from the first key that descends on, a binary search
+         * over the whole index, O(log n2) per rank: a gallop from an
+         * unrelated position costs up to twice that (bench/run translate,
+         * mlut-into-mlut) */
         uint32_t pos = 0;
         uint64_t prev = 0;
+        int ascending = 1;
         for (uint32_t i = 0; i < n; i++) {
             if (in[i] < 0) {
                 out[i] = in[i];
@@ -653,13 +657,18 @@ translate_other(const avrm_ctx_t *ctx, const avrm_rankmap_t *m1, const int32_t *
             avrm_pgid_t pg;
             avrm_lpid_t l = avrm_map_lpid(ctx, m1, (uint32_t) in[i], &pg);
             uint64_t key = gpid_key(pg, l);
-            uint32_t lo = key >= prev ? pos : 0, step = 1, hi = lo;
-            while (hi < idx2->n && rank_key(ctx, m2, idx2->v[hi]) < key) {   /* gallop */
-                lo = hi + 1;
-                hi += step;
-                step *= 2;
+            uint32_t lo = 0, hi = idx2->n;
+            ascending = ascending && key >= prev;
+            if (ascending) {
+                uint32_t step = 1;
+                lo = hi = pos;
+                while (hi < idx2->n && rank_key(ctx, m2, idx2->v[hi]) < key) {   /* gallop */
+                    lo = hi + 1;
+                    hi += step;
+                    step *= 2;
+                }
+                if (hi > idx2->n) hi = idx2->n;
             }
-            if (hi > idx2->n) hi = idx2->n;
             lo = index_lower_bound(ctx, m2, idx2, key, lo, hi);   /* entry hi is >= key */
             pos = lo;
             prev = key;

@@ -31,14 +31,23 @@ static inline size_t avrm__map_elem_bytes(const avrm_rankmap_t *m)
  * stored. O(1). */
 static inline void avrm__map_seal(const avrm_ctx_t *ctx, avrm_rankmap_t *m)
 {
-    static const int8_t path_of[AVRM_MODE_COUNT] = {
-        [AVRM_MODE_DIRECT] = AVRM_PATH_OFFSET, [AVRM_MODE_OFFSET] = AVRM_PATH_OFFSET,
-        [AVRM_MODE_STRIDE] = AVRM_PATH_STRIDE, [AVRM_MODE_BLOCK] = AVRM_PATH_GENERIC,
-        [AVRM_MODE_EXCEPT] = AVRM_PATH_GENERIC, [AVRM_MODE_GRID] = AVRM_PATH_GENERIC,
-        [AVRM_MODE_ILUT] = AVRM_PATH_ILUT, [AVRM_MODE_JOIN] = AVRM_PATH_JOIN,
-        [AVRM_MODE_LUT] = AVRM_PATH_LUT, [AVRM_MODE_LUT16] = AVRM_PATH_LUT16,
-        [AVRM_MODE_MLUT] = AVRM_PATH_GENERIC, [AVRM_MODE_MLUT32] = AVRM_PATH_MLUT32,
-        [AVRM_MODE_MSEG] = AVRM_PATH_GENERIC,
+    /* per mode: its class over stored AVs, and over a computed AV whose
+     * locality is a range */
+    enum { STORED, COMPUTED };
+    static const int8_t path_of[AVRM_MODE_COUNT][2] = {
+        [AVRM_MODE_DIRECT] = { AVRM_PATH_OFFSET, AVRM_PATH_COMPUTED },
+        [AVRM_MODE_OFFSET] = { AVRM_PATH_OFFSET, AVRM_PATH_COMPUTED },
+        [AVRM_MODE_STRIDE] = { AVRM_PATH_STRIDE, AVRM_PATH_COMPUTED },
+        [AVRM_MODE_BLOCK] = { AVRM_PATH_GENERIC, AVRM_PATH_GENERIC },
+        [AVRM_MODE_EXCEPT] = { AVRM_PATH_GENERIC, AVRM_PATH_GENERIC },
+        [AVRM_MODE_GRID] = { AVRM_PATH_GENERIC, AVRM_PATH_GENERIC },
+        [AVRM_MODE_ILUT] = { AVRM_PATH_ILUT, AVRM_PATH_CILUT },
+        [AVRM_MODE_JOIN] = { AVRM_PATH_JOIN, AVRM_PATH_GENERIC },
+        [AVRM_MODE_LUT] = { AVRM_PATH_LUT, AVRM_PATH_CLUT },
+        [AVRM_MODE_LUT16] = { AVRM_PATH_LUT16, AVRM_PATH_CLUT16 },
+        [AVRM_MODE_MLUT] = { AVRM_PATH_GENERIC, AVRM_PATH_GENERIC },
+        [AVRM_MODE_MLUT32] = { AVRM_PATH_MLUT32, AVRM_PATH_GENERIC },
+        [AVRM_MODE_MSEG] = { AVRM_PATH_GENERIC, AVRM_PATH_GENERIC },
     };
     int stored = m->ents && (m->mode != AVRM_MODE_JOIN || m->u.join.ents1);
     if (m->mode == AVRM_MODE_MLUT32) {
@@ -52,29 +61,31 @@ static inline void avrm__map_seal(const avrm_ctx_t *ctx, avrm_rankmap_t *m)
             if (ctx->avs[g] && !ctx->avs[g]->entries)
                 stored = 0;
     }
-    m->path = stored ? path_of[m->mode] : AVRM_PATH_GENERIC;
-    if (m->mode > AVRM_MODE_STRIDE)
-        return;
+    m->path = stored ? path_of[m->mode][STORED] : AVRM_PATH_GENERIC;
     /* DIRECT/OFFSET/STRIDE: one layout whatever the AV, so that a map
      * resealed after its AV became stored equals a fresh one byte for byte
      * (MPI_Group_compare's memcmp shortcut): stride 1 for DIRECT/OFFSET, the
-     * locality copy zero unless the class is COMPUTED. */
-    if (m->mode != AVRM_MODE_STRIDE)
+     * computed classes' range zero unless the class is one of them (a
+     * stored ILUT of more than AVRM_CILUT_MAX ranks has lpids there). */
+    if (m->mode < AVRM_MODE_STRIDE)
         m->u.reg.stride = 1;
-    m->u.reg.local_first = m->u.reg.local_count = 0;
+    int8_t cpath = path_of[m->mode][COMPUTED];
+    if (cpath == AVRM_PATH_GENERIC || (cpath == AVRM_PATH_CILUT && m->size > AVRM_CILUT_MAX))
+        return;
+    m->u.computed.first = m->u.computed.count = 0;
     if (stored || m->pgid >= ctx->navs || !ctx->avs[m->pgid])
         return;
-    /* over a computed AV: COMPUTED when its locality is a range test
-     * (RANGE, or NONE: an empty range); CYCLIC and LIST stay GENERIC
+    /* over a computed AV: a computed class when its locality is a range
+     * test (RANGE, or NONE: an empty range); CYCLIC and LIST stay GENERIC
      * (avrm_locality_has) */
     const avrm_locality_t *loc = &ctx->avs[m->pgid]->local;
     if (loc->kind != AVRM_LOCAL_RANGE && loc->kind != AVRM_LOCAL_NONE)
         return;
     if (loc->kind == AVRM_LOCAL_RANGE) {
-        m->u.reg.local_first = loc->first;
-        m->u.reg.local_count = loc->count;
+        m->u.computed.first = loc->first;
+        m->u.computed.count = loc->count;
     }
-    m->path = AVRM_PATH_COMPUTED;
+    m->path = cpath;
 }
 
 static inline void avrm__map_count(avrm_ctx_t *ctx, const avrm_rankmap_t *m, int delta)

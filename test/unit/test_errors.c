@@ -243,10 +243,11 @@ static void test_alloc_failures(void)
     }
 }
 
-/* The COMPUTED hot-path class (avrm_types.h): DIRECT, OFFSET and STRIDE
- * maps (a negative stride too) over a computed AV whose locality is a RANGE
- * or NONE decode inline; CYCLIC and LIST localities and the other modes stay
- * GENERIC. Every rank of every map against the plain answer (lpid, and the
+/* The computed hot-path classes (avrm_types.h): DIRECT, OFFSET and STRIDE
+ * maps (a negative stride too: COMPUTED) and ILUT, LUT16 and LUT maps (CILUT,
+ * CLUT16, CLUT; LUT with LUT16 off) over a computed AV whose locality is a
+ * RANGE or NONE decode inline; CYCLIC and LIST localities and the other
+ * modes stay GENERIC. Every rank of every map against the plain answer (lpid, and the
  * AV's own locality test) and against the mode switch (avrm_map_ave_generic);
  * then the AV becomes stored and the resealed maps take the stored classes. */
 static void test_computed_class(void)
@@ -259,34 +260,47 @@ static void test_computed_class(void)
         { .kind = AVRM_LOCAL_NONE },
         { .kind = AVRM_LOCAL_CYCLIC, .nnodes = 3, .node = 2 },
     };
-    int32_t maps[5][N], sizes[5] = { 0, 8, 12, 12, 12 };
+    enum { NM = 7 };
+    int32_t maps[NM][N], sizes[NM] = { 0, 8, 12, 12, 12, AVRM_CILUT_MAX, AVRM_CILUT_MAX + 1 };
     for (int i = 0; i < N; i++) {
         maps[1][i] = 3 + i;              /* OFFSET */
         maps[2][i] = 2 * i + 1;          /* STRIDE 2 */
         maps[3][i] = 22 - 2 * i;         /* STRIDE -2 */
         maps[4][i] = (i / 3) * 6 + i % 3;   /* BLOCK: GENERIC in every case */
+        maps[5][i] = (7 * i + 5) % N;    /* ILUT: CILUT over a computed AV */
+        maps[6][i] = (5 * i + 3) % N;    /* one rank too many for CILUT: LUT16 (CLUT16), or
+                                          * LUT (CLUT) without LUT16 */
     }
-    const avrm_mode_t modes[5] = { AVRM_MODE_DIRECT, AVRM_MODE_OFFSET, AVRM_MODE_STRIDE,
-                                   AVRM_MODE_STRIDE, AVRM_MODE_BLOCK };
-    for (size_t k = 0; k < sizeof(locs) / sizeof(locs[0]); k++) {
+    for (int k2 = 0; k2 < 2 * (int) (sizeof(locs) / sizeof(locs[0])); k2++) {
+        size_t k = (size_t) k2 / 2;
+        int lut16 = k2 % 2 == 0;
+        const avrm_mode_t modes[NM] = { AVRM_MODE_DIRECT, AVRM_MODE_OFFSET, AVRM_MODE_STRIDE,
+                                        AVRM_MODE_STRIDE, AVRM_MODE_BLOCK, AVRM_MODE_ILUT,
+                                        lut16 ? AVRM_MODE_LUT16 : AVRM_MODE_LUT };
+        const int8_t computed_path[NM] = { AVRM_PATH_COMPUTED, AVRM_PATH_COMPUTED,
+                                           AVRM_PATH_COMPUTED, AVRM_PATH_COMPUTED,
+                                           AVRM_PATH_GENERIC, AVRM_PATH_CILUT,
+                                           lut16 ? AVRM_PATH_CLUT16 : AVRM_PATH_CLUT };
+        const int8_t stored_path[NM] = { AVRM_PATH_OFFSET, AVRM_PATH_OFFSET, AVRM_PATH_STRIDE,
+                                         AVRM_PATH_STRIDE, AVRM_PATH_GENERIC, AVRM_PATH_ILUT,
+                                         lut16 ? AVRM_PATH_LUT16 : AVRM_PATH_LUT };
         avrm_params_t p = avrm_params_default();
         p.computed_av = 1;
+        p.enable_lut16 = (uint8_t) lut16;
         avrm_ctx_t *ctx = NULL;
         CHECK(avrm_ctx_create(&p, &ctx) == AVRM_OK);
         avrm_av_params_t ap = { .size = N, .pgid = 0, .computed = 1, .local = locs[k] };
         avrm_av_t *av = NULL;
         CHECK(avrm_av_create(ctx, &ap, &av) == AVRM_OK && av->computed);
         int range = locs[k].kind == AVRM_LOCAL_RANGE || locs[k].kind == AVRM_LOCAL_NONE;
-        avrm_rankmap_t m[5];
+        avrm_rankmap_t m[NM];
         CHECK(avrm_map_init_group(ctx, 0, &m[0]) == AVRM_OK);
-        for (int j = 1; j < 5; j++)
+        for (int j = 1; j < NM; j++)
             CHECK(avrm_map_build(ctx, &m[0], maps[j], (uint32_t) sizes[j], &m[j]) == AVRM_OK);
         for (int stored = 0; stored < 2; stored++) {
-            for (int j = 0; j < 5; j++) {
+            for (int j = 0; j < NM; j++) {
                 CHECK(m[j].mode == modes[j] || (j == 0 && m[j].mode == AVRM_MODE_DIRECT));
-                int8_t want = stored ? (j == 0 || j == 1 ? AVRM_PATH_OFFSET
-                                        : j < 4 ? AVRM_PATH_STRIDE : AVRM_PATH_GENERIC)
-                                     : (range && j < 4 ? AVRM_PATH_COMPUTED : AVRM_PATH_GENERIC);
+                int8_t want = stored ? stored_path[j] : range ? computed_path[j] : AVRM_PATH_GENERIC;
                 CHECK(m[j].path == want);
                 for (uint32_t r = 0; r < m[j].size; r++) {
                     avrm_lpid_t l = j == 0 ? r : (avrm_lpid_t) maps[j][r];
@@ -316,9 +330,9 @@ static void test_computed_class(void)
             CHECK(avrm_av_make_stored(ctx, av) == AVRM_OK);
             for (uint32_t l = 0; l < N; l++)
                 CHECK(avrm_av_set(av, l, 1000 + l, avrm_locality_has(&locs[k], l), NULL) == AVRM_OK);
-            for (int j = 0; j < 5; j++) avrm_map_reseal(ctx, &m[j]);
+            for (int j = 0; j < NM; j++) avrm_map_reseal(ctx, &m[j]);
         }
-        for (int j = 4; j >= 0; j--) avrm_map_release(ctx, &m[j]);
+        for (int j = NM - 1; j >= 0; j--) avrm_map_release(ctx, &m[j]);
         avrm_ctx_destroy(ctx);
     }
 }

@@ -38,8 +38,8 @@
  * Dynamic peers (spawn, connect/accept) are log entries too, their root
  * name in every VNI's slot, so they keep the one index sequence. Log
  * entry 0 is this process. Memory: VNIs x the provider's name length per
- * logged peer (tcp over IPv4: a 16-byte sockaddr_in each), O(peers touched); freed at
- * MPI_Finalize.
+ * logged peer (tcp over IPv4: a 16-byte sockaddr_in each), O(peers
+ * touched); freed at MPI_Finalize.
  *
  * Our file, added to the MPICH tree by patches/mpich/series and compiled
  * into libmpi beside ofi_init.c (patch 0015 lists it in MPICH's generated
@@ -82,13 +82,12 @@
 
 /* The first-contact log (a domain per VNI, on demand; see the top): entry
  * w holds the peer's name for each VNI v of this process, at
- * names + (w * vnis + v) * addrnamelen. on: resolutions append here and the
+ * names + (w * MPIDI_OFI_global.num_vnis + v) * addrnamelen. on: resolutions append here and the
  * VNIs' AVs replay it; off: a resolution inserts into context 0's AV (one
  * AV, or FI_AV_MAP's opaque addresses with one VNI). Under
  * MPIDIU_THREAD_UTIL_MUTEX once MPI_Init is past. */
 static struct {
     int on;
-    int vnis;                   /* names per entry: MPIDI_OFI_global.num_vnis */
     uint64_t len, cap;          /* entries */
     uint64_t dynamic;           /* of them dynamic peers' (their root name in every slot) */
     char *names;
@@ -173,10 +172,31 @@ static int vni_names_per_value(void)
     return per < 1 ? 1 : per;
 }
 
+/* Publish n endpoint names of MPIDI_OFI_global.addrnamelen bytes each under
+ * key: one PMI value, hex (MPI_Init's root name, and the other VNIs'
+ * names in as few values as vni_names_per_value allows). */
+static int put_names(const char *key, const char *names, int n)
+{
+    int mpi_errno = MPI_SUCCESS;
+    char val[MPIDI_OFI_BC_VAL_MAX];
+    size_t len = MPIDI_OFI_global.addrnamelen;
+
+    MPIR_ERR_CHKANDJUMP1(2 * len * n >= (size_t) MPIR_pmi_max_val_size(), mpi_errno,
+                         MPI_ERR_OTHER, "**fail", "**fail %s",
+                         "the provider's addresses do not fit one PMI value");
+    for (int i = 0; i < n; i++)
+        hex_encode((const unsigned char *) names + i * len, len, val + 2 * len * i);
+    mpi_errno = MPIR_pmi_kvs_put(key, val);
+  fn_exit:
+    return mpi_errno;
+  fn_fail:
+    goto fn_exit;
+}
+
 /* Entry w of the log (w < cap). */
 static char *log_entry(uint64_t w)
 {
-    return av_log.names + w * av_log.vnis * MPIDI_OFI_global.addrnamelen;
+    return av_log.names + w * MPIDI_OFI_global.num_vnis * MPIDI_OFI_global.addrnamelen;
 }
 
 /* Room for one more log entry; its index in *w. */
@@ -186,7 +206,7 @@ static int log_append(uint64_t * w)
 
     if (av_log.len == av_log.cap) {
         uint64_t cap = av_log.cap ? 2 * av_log.cap : 16;
-        size_t bytes = cap * av_log.vnis * MPIDI_OFI_global.addrnamelen;
+        size_t bytes = cap * MPIDI_OFI_global.num_vnis * MPIDI_OFI_global.addrnamelen;
         char *names = MPL_realloc(av_log.names, bytes, MPL_MEM_ADDRESS);
         MPIR_ERR_CHKANDJUMP2(!names, mpi_errno, MPI_ERR_NO_MEM, "**nomem2", "**nomem2 %d %s",
                              (int) bytes, "the endpoint names of the peers contacted (on-demand "
@@ -231,7 +251,7 @@ static int log_free(void *unused)
 static int on_demand_init(void)
 {
     int mpi_errno = MPI_SUCCESS;
-    char key[32], val[2 * FI_NAME_MAX + 1];
+    char key[32];
     fi_addr_t self;
 
     MPIDI_OFI_global.addrnamelen = FI_NAME_MAX;
@@ -239,12 +259,8 @@ static int on_demand_init(void)
                               &MPIDI_OFI_global.addrnamelen), getname);
     MPIR_ERR_CHKANDJUMP1(MPIDI_OFI_global.addrnamelen > FI_NAME_MAX, mpi_errno, MPI_ERR_OTHER,
                          "**fail", "**fail %s", "the provider's address is longer than FI_NAME_MAX");
-    hex_encode((const unsigned char *) MPIDI_OFI_global.addrname,
-               MPIDI_OFI_global.addrnamelen, val);
-    MPIR_ERR_CHKANDJUMP1((int) strlen(val) >= MPIR_pmi_max_val_size(), mpi_errno, MPI_ERR_OTHER,
-                         "**fail", "**fail %s", "the provider's address does not fit one PMI value");
     snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY, (unsigned) MPIR_Process.rank);
-    mpi_errno = MPIR_pmi_kvs_put(key, val);
+    mpi_errno = put_names(key, MPIDI_OFI_global.addrname[0], 1);
     MPIR_ERR_CHECK(mpi_errno);
     mpi_errno = MPIR_pmi_barrier();
     MPIR_ERR_CHECK(mpi_errno);
@@ -257,7 +273,7 @@ static int on_demand_init(void)
         /* entry 0: my VNI 0 name now, the others' in MPIDI_OFI_addr_publish_vnis */
         mpi_errno = log_append(&self);
         MPIR_ERR_CHECK(mpi_errno);
-        memset(log_entry(self), 0, av_log.vnis * MPIDI_OFI_global.addrnamelen);
+        memset(log_entry(self), 0, MPIDI_OFI_global.num_vnis * MPIDI_OFI_global.addrnamelen);
         memcpy(log_entry(self), MPIDI_OFI_global.addrname, MPIDI_OFI_global.addrnamelen);
         MPIR_Add_finalize(log_free, NULL, MPIR_FINALIZE_CALLBACK_PRIO - 1);    /* after MPID_Finalize */
     } else {
@@ -281,12 +297,12 @@ int MPIDI_OFI_addr_publish_vnis(void)
     int mpi_errno = MPI_SUCCESS;
     size_t len = MPIDI_OFI_global.addrnamelen;
     int per = vni_names_per_value();
-    char key[48], val[MPIDI_OFI_BC_VAL_MAX];
+    char key[48];
 
-    if (!av_log.on || av_log.vnis < 2)
+    if (!av_log.on || MPIDI_OFI_global.num_vnis < 2)
         goto fn_exit;
-    for (int first = 1, c = 1; first < av_log.vnis; first += per, c++) {
-        int n = MPL_MIN(per, av_log.vnis - first);
+    for (int first = 1, c = 1; first < MPIDI_OFI_global.num_vnis; first += per, c++) {
+        int n = MPL_MIN(per, MPIDI_OFI_global.num_vnis - first);
         for (int v = first; v < first + n; v++) {
             char *name = log_entry(0) + v * len;
             size_t got = len;
@@ -295,10 +311,9 @@ int MPIDI_OFI_addr_publish_vnis(void)
                                       name, &got), getname);
             MPIR_ERR_CHKANDJUMP1(got != len, mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s",
                                  "the endpoint names of one provider differ in length");
-            hex_encode((const unsigned char *) name, len, val + 2 * len * (v - first));
         }
         snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY_VNIS, (unsigned) MPIR_Process.rank, c);
-        mpi_errno = MPIR_pmi_kvs_put(key, val);
+        mpi_errno = put_names(key, log_entry(0) + first * len, n);
         MPIR_ERR_CHECK(mpi_errno);
     }
     mpi_errno = MPIR_pmi_barrier();
@@ -369,10 +384,10 @@ static int resolve_locked(uint32_t lpid, fi_addr_t * out)
         MPIR_ERR_CHECK(mpi_errno);
         unsigned char *names = (unsigned char *) log_entry(e);
         mpi_errno = get_names(lpid, key, names, 1);
-        for (int first = 1, c = 1; !mpi_errno && first < av_log.vnis; first += per, c++) {
+        for (int first = 1, c = 1; !mpi_errno && first < MPIDI_OFI_global.num_vnis; first += per, c++) {
             snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY_VNIS, lpid, c);
             mpi_errno = get_names(lpid, key, names + first * len,
-                                  MPL_MIN(per, av_log.vnis - first));
+                                  MPL_MIN(per, MPIDI_OFI_global.num_vnis - first));
         }
         if (!mpi_errno && av_log.dynamic && log_find(names, e) >= 0) {
             /* logged as a dynamic peer (its root name in every VNI's slot)
@@ -567,7 +582,7 @@ int MPIDI_OFI_av_insert_dynamic(int ctx_idx, const void *name, size_t len, fi_ad
         uint64_t w = (uint64_t) old;
         if (old < 0) {
             mpi_errno = log_append(&w);
-            for (int v = 0; !mpi_errno && v < av_log.vnis; v++)
+            for (int v = 0; !mpi_errno && v < MPIDI_OFI_global.num_vnis; v++)
                 memcpy(log_entry(w) + v * len, name, len);
             av_log.dynamic += !mpi_errno;
         }
@@ -594,7 +609,6 @@ int MPIDI_OFI_addr_init(void)
 #ifdef MPIDI_OFI_VNI_AVS
     /* the log needs one index sequence in every AV: FI_AV_TABLE */
     av_log.on = MPIDI_avrm.on_demand && MPIDI_OFI_ENABLE_AV_TABLE;
-    av_log.vnis = MPIDI_OFI_global.num_vnis;
     for (int v = 0; v < MPIDI_OFI_MAX_VNIS; v++)
         MPIDI_OFI_global.av_known[v] = av_log.on ? 0 : AVRM_AVE_MAX_ADDR + 1;
 #endif
