@@ -52,6 +52,8 @@ typedef struct MPIDI_avrm {
     /* on-demand addressing (the netmod's, ofi_avrm_lazy.c) */
     int on_demand;              /* world peers are resolved on first contact */
     const char *eager_reason;   /* why not, when not */
+    int on_demand_nics;         /* NICs of a peer's block (several NICs) */
+    const char *one_nic_reason; /* why one when this process has more */
     uint64_t peers_resolved;    /* world peers resolved on first contact */
     double resolve_seconds;     /* time spent resolving them */
 } MPIDI_avrm_t;

@@ -83,8 +83,11 @@ cvars:
         libfabric AV insert) instead of inserting every process at
         MPI_Init. Applies where the provider keeps MPI's source matching
         for senders it has not inserted (ofi_rxm, ofi_rxd; shm from
-        libfabric 1.19) with one NIC and VNI; elsewhere addresses are
-        exchanged at MPI_Init as in MPICH, and MPIR_CVAR_AVRM_REPORT says why.
+        libfabric 1.19), over every VNI, and over several NICs when
+        MPIR_CVAR_CH4_OFI_MAX_NICS asks for them (default builds; every
+        process then needs that many; otherwise the first NIC); elsewhere
+        addresses are exchanged at MPI_Init as in MPICH, and
+        MPIR_CVAR_AVRM_REPORT says why.
 
     - name        : MPIR_CVAR_AVRM_FAIL_ALLOC
       category    : CH4_AVRM
@@ -329,10 +332,14 @@ void MPIDI_avrm_finalize(int world_rank)
     printf("\navrm report: world AV %s", MPIDI_avrm.ctx->avs[0]->computed ? "computed" : "stored");
     if (MPIDI_avrm.stored_reason)
         printf(" (computed AV refused: %s)", MPIDI_avrm.stored_reason);
-    if (MPIDI_avrm.on_demand)
+    if (MPIDI_avrm.on_demand) {
         printf("; addresses on demand: %llu peers resolved in %.6f s",
                (unsigned long long) MPIDI_avrm.peers_resolved, MPIDI_avrm.resolve_seconds);
-    else
+        if (MPIDI_avrm.on_demand_nics > 1)
+            printf(", %d NICs each", MPIDI_avrm.on_demand_nics);
+        else if (MPIDI_avrm.one_nic_reason)
+            printf(" (first NIC only: %s)", MPIDI_avrm.one_nic_reason);
+    } else
         printf("; addresses exchanged at MPI_Init (%s)",
                MPIDI_avrm.eager_reason ? MPIDI_avrm.eager_reason : "by the netmod");
     printf("\n");

@@ -16,9 +16,7 @@
  * for another source; a launcher-provided named AV is already complete;
  * several VNIs under the "implicit" VCI method (every context's AV holds
  * every endpoint) or without FI_AV_TABLE. The decision rests on inputs every
- * process shares (CVARs, FI_PROVIDER): a process with several NICs uses its
- * first one on demand (MPIDI_OFI_post_init), as stock does with
- * MPIR_CVAR_OFI_USE_MIN_NICS and a peer of one NIC. The computed AV
+ * process shares (CVARs, FI_PROVIDER). The computed AV
  * (MPIR_CVAR_AVRM_COMPUTED_AV) needs eager inserts in rank order: with both
  * asked for, on-demand wins (it saves libfabric's per-peer state, ~130 B
  * over sockets and ~1.35 KB over tcp;ofi_rxm, against the computed AV's
@@ -40,6 +38,22 @@
  * entry 0 is this process. Memory: VNIs x the provider's name length per
  * logged peer (tcp over IPv4: a 16-byte sockaddr_in each), O(peers
  * touched); freed at MPI_Finalize.
+ *
+ * Several NICs (default builds, MPIR_CVAR_CH4_OFI_MAX_NICS > 1 asked for):
+ * each NIC's context has an AV of its own, and first contact inserts the
+ * peer's NICs' endpoints as one block into every one of them, in the same
+ * order, so the peer's word w is the block's first index everywhere and
+ * its NIC k is w + k (MPIDI_OFI_endpoint_addr): no side table. MPI_Init's
+ * post-init publishes this process's other NICs' names (one more PMI
+ * fence) and inserts its own block. Every peer must have that many NICs
+ * (no collective tells a process its peers' counts; a peer with fewer is an
+ * error at first contact naming the count and the CVARs); at MPICH's
+ * default (every NIC found, MPIR_CVAR_CH4_OFI_MAX_NICS -1) a process uses
+ * its first NIC on demand, as stock does with MPIR_CVAR_OFI_USE_MIN_NICS
+ * and a peer of one NIC. A dynamic peer has its root endpoint alone (one
+ * index in every NIC's AV), so a communicator with one never spreads its
+ * messages over NICs (MPIDI_OFI_comm_nics_spread_ok). Per-VCI builds (a
+ * log of one name per VNI) use their first NIC on demand.
  *
  * Our file, added to the MPICH tree by patches/mpich/series and compiled
  * into libmpi beside ofi_init.c (patch 0015 lists it in MPICH's generated
@@ -73,12 +87,13 @@
 #include "ofi_init.h"
 #include "ch4_avrm.h"
 
-/* PMI keys: a process's root endpoint name; with a domain per VNI, the
- * names of its VNIs 1.. in as many values as they need (chunk c >= 1) */
+/* PMI keys: a process's root endpoint name; the names of its other
+ * endpoints (VNIs 1.. with a domain per VNI, or NICs 1..) in as many values
+ * as they need (chunk c >= 1) */
 #define MPIDI_OFI_BC_KEY "avrm-bc-%u"
-#define MPIDI_OFI_BC_KEY_VNIS "avrm-bc-%u-%d"
-/* a PMI value of hex names: at most every VNI's name */
-#define MPIDI_OFI_BC_VAL_MAX (2 * FI_NAME_MAX * MPIDI_OFI_MAX_VNIS + 1)
+#define MPIDI_OFI_BC_KEY_OTHERS "avrm-bc-%u-%d"
+/* a PMI value of hex names: at most every VNI's or every NIC's name */
+#define MPIDI_OFI_BC_VAL_MAX (2 * FI_NAME_MAX * MPL_MAX(MPIDI_OFI_MAX_VNIS, MPIDI_OFI_MAX_NICS) + 1)
 
 /* The first-contact log (a domain per VNI, on demand; see the top): entry
  * w holds the peer's name for each VNI v of this process, at
@@ -92,6 +107,11 @@ static struct {
     uint64_t dynamic;           /* of them dynamic peers' (their root name in every slot) */
     char *names;
 } av_log;
+
+/* The NICs of a peer's block (several NICs, see the top): set by
+ * MPIDI_OFI_addr_on_demand_nics at post-init; 1 (root endpoints only)
+ * before and otherwise. Read without a lock after MPI_Init. */
+static int block_nics = 1;
 
 /* Why this process cannot address on demand, or NULL when it can. */
 static const char *on_demand_refusal(void)
@@ -165,16 +185,17 @@ static int hex_decode(const char *in, unsigned char *out, size_t n)
     return 0;
 }
 
-/* VNI names per PMI value after the root key's: as many as one value holds */
-static int vni_names_per_value(void)
+/* Other endpoints' names per PMI value after the root key's: as many as one
+ * value holds */
+static int names_per_value(void)
 {
     int per = (MPIR_pmi_max_val_size() - 1) / (int) (2 * MPIDI_OFI_global.addrnamelen);
     return per < 1 ? 1 : per;
 }
 
 /* Publish n endpoint names of MPIDI_OFI_global.addrnamelen bytes each under
- * key: one PMI value, hex (MPI_Init's root name, and the other VNIs'
- * names in as few values as vni_names_per_value allows). */
+ * key: one PMI value, hex (MPI_Init's root name, and the other endpoints'
+ * names in as few values as names_per_value allows). */
 static int put_names(const char *key, const char *names, int n)
 {
     int mpi_errno = MPI_SUCCESS;
@@ -288,40 +309,129 @@ static int on_demand_init(void)
     goto fn_exit;
 }
 
-/* MPID_Init's end, on demand over several VNIs (their contexts exist now):
- * publish the names of my VNIs 1.. (as few PMI values as hold them), copy
- * them into my log entry, fence. One more PMI fence in MPI_Init, nothing
- * per peer. */
-int MPIDI_OFI_addr_publish_vnis(void)
+/* Post-init, on demand, before the other contexts exist: the NICs of a
+ * peer's block (see the top), and why one when this process has more. */
+int MPIDI_OFI_addr_on_demand_nics(void)
+{
+    const char *why = NULL;
+
+    if (MPIDI_OFI_global.num_nics < 2)
+        why = NULL;
+    else if (MPIR_CVAR_CH4_OFI_MAX_NICS < 2)
+        why = "several NICs found, none asked for with MPIR_CVAR_CH4_OFI_MAX_NICS: a peer's "
+            "count is unknown before first contact";
+    else if (av_log.on)
+        why = "a domain per VNI (per-VCI build): its first-contact log holds one name per VNI";
+    else if (!MPIDI_OFI_ENABLE_AV_TABLE)
+        why = "FI_AV_MAP: a peer's block of NICs needs FI_AV_TABLE's consecutive indices";
+    else if (MPIDI_avrm.peers_resolved)
+        why = "peers were contacted before the NICs' contexts existed";
+    block_nics = why ? 1 : MPIDI_OFI_global.num_nics;
+    MPIDI_avrm.on_demand_nics = block_nics;
+    MPIDI_avrm.one_nic_reason = why;
+    return block_nics;
+}
+
+/* Insert n names into NIC nic's AV (VNI 0's context) as one block: at
+ * *first, or where the AV puts it when *first is FI_ADDR_NOTAVAIL (then
+ * *first is set). FI_AV_TABLE gives consecutive indices; anything else (a
+ * name the AV already holds answers with its old index) is an error
+ * naming whose block it is. */
+static int insert_block(int nic, const char *names, int n, fi_addr_t * first, const char *whose)
 {
     int mpi_errno = MPI_SUCCESS;
-    size_t len = MPIDI_OFI_global.addrnamelen;
-    int per = vni_names_per_value();
-    char key[48];
+    struct fid_av *av = MPIDI_OFI_global.ctx[MPIDI_OFI_get_ctx_index(NULL, 0, nic)].av;
+    fi_addr_t got[MPIDI_OFI_MAX_NICS];
+    char why[320];
 
-    if (!av_log.on || MPIDI_OFI_global.num_vnis < 2)
-        goto fn_exit;
-    for (int first = 1, c = 1; first < MPIDI_OFI_global.num_vnis; first += per, c++) {
-        int n = MPL_MIN(per, MPIDI_OFI_global.num_vnis - first);
-        for (int v = first; v < first + n; v++) {
-            char *name = log_entry(0) + v * len;
-            size_t got = len;
-            MPIDI_OFI_CALL(fi_getname((fid_t) MPIDI_OFI_global.ctx[MPIDI_OFI_get_ctx_index(NULL,
-                                                                                           v, 0)].ep,
-                                      name, &got), getname);
-            MPIR_ERR_CHKANDJUMP1(got != len, mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s",
-                                 "the endpoint names of one provider differ in length");
-        }
-        snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY_VNIS, (unsigned) MPIR_Process.rank, c);
-        mpi_errno = put_names(key, log_entry(0) + first * len, n);
-        MPIR_ERR_CHECK(mpi_errno);
+    int ret = fi_av_insert(av, names, n, got, 0ULL, NULL);
+    int ok = ret == n && got[0] != FI_ADDR_NOTAVAIL && got[0] <= AVRM_AVE_MAX_ADDR - n &&
+        (*first == FI_ADDR_NOTAVAIL || got[0] == *first);
+    for (int k = 1; ok && k < n; k++)
+        ok = got[k] == got[0] + k;
+    if (!ok) {
+        snprintf(why, sizeof(why), "%s: fi_av_insert of %d endpoint name(s) into NIC %d's AV "
+                 "returned %d (%s), fi_addr %#" PRIx64 " where %s", whose, n, nic, ret,
+                 ret < 0 ? fi_strerror(-ret) : "count", (uint64_t) got[0],
+                 n > 1 ? "a block of consecutive indices, the same in every NIC's AV, belongs "
+                 "(a peer connected to as a dynamic one first keeps its old index)" :
+                 "every NIC's AV has it at one index");
+        MPIR_ERR_SETANDJUMP1(mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s", why);
     }
-    mpi_errno = MPIR_pmi_barrier();
-    MPIR_ERR_CHECK(mpi_errno);
+    *first = got[0];
   fn_exit:
     return mpi_errno;
   fn_fail:
     goto fn_exit;
+}
+
+/* Post-init, on demand over several VNIs or NICs (their contexts exist
+ * now): publish the names of my other endpoints (as few PMI values as hold
+ * them), fence; over VNIs they complete my log entry, over NICs my own
+ * block goes into every NIC's AV (my word, 0, is its first index). One
+ * more PMI fence in MPI_Init, nothing per peer. */
+int MPIDI_OFI_addr_publish_endpoints(void)
+{
+    int mpi_errno = MPI_SUCCESS;
+    size_t len = MPIDI_OFI_global.addrnamelen;
+    int per = names_per_value();
+    int total = av_log.on ? MPIDI_OFI_global.num_vnis : block_nics;
+    char block[MPIDI_OFI_MAX_NICS * FI_NAME_MAX];
+    char *mine = av_log.on ? log_entry(0) : block;
+    char key[48];
+
+    if (total < 2)
+        goto fn_exit;
+    memcpy(mine, MPIDI_OFI_global.addrname, len);
+    for (int first = 1, c = 1; first < total; first += per, c++) {
+        int n = MPL_MIN(per, total - first);
+        for (int k = first; k < first + n; k++) {
+            int ctx_idx = av_log.on ? MPIDI_OFI_get_ctx_index(NULL, k, 0)
+                : MPIDI_OFI_get_ctx_index(NULL, 0, k);
+            size_t got = len;
+            MPIDI_OFI_CALL(fi_getname((fid_t) MPIDI_OFI_global.ctx[ctx_idx].ep, mine + k * len,
+                                      &got), getname);
+            MPIR_ERR_CHKANDJUMP1(got != len, mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s",
+                                 "the endpoint names of one provider differ in length");
+        }
+        snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY_OTHERS, (unsigned) MPIR_Process.rank, c);
+        mpi_errno = put_names(key, mine + first * len, n);
+        MPIR_ERR_CHECK(mpi_errno);
+    }
+    mpi_errno = MPIR_pmi_barrier();
+    MPIR_ERR_CHECK(mpi_errno);
+    if (!av_log.on) {
+        /* NIC 0's AV holds my root at 0 (on_demand_init): the rest after
+         * it; every other NIC's AV the whole block at 0 */
+        fi_addr_t at = 1;
+        mpi_errno = insert_block(0, mine + len, total - 1, &at, "this process's own NICs");
+        MPIR_ERR_CHECK(mpi_errno);
+        for (int nic = 1; nic < total; nic++) {
+            at = 0;
+            mpi_errno = insert_block(nic, mine, total, &at, "this process's own NICs");
+            MPIR_ERR_CHECK(mpi_errno);
+        }
+        MPIDI_OFI_global.endpoints.world = UINT32_MAX;
+        MPIDI_OFI_global.endpoints.per_peer = total;
+        MPIDI_OFI_global.endpoints.vnis = 1;
+        MPIDI_OFI_global.endpoints.base = 0;
+        MPIDI_OFI_global.endpoints.stride = 1;
+    }
+  fn_exit:
+    return mpi_errno;
+  fn_fail:
+    goto fn_exit;
+}
+
+static int world_only(const avrm_rankmap_t * m)
+{
+    return !avrm_map_is_multi(m) && m->pgid == 0;
+}
+
+int MPIDI_OFI_comm_nics_spread_ok(MPIR_Comm * comm)
+{
+    return block_nics < 2 || (world_only(&MPIDI_COMM(comm, map)) &&
+                              world_only(MPIDIU_comm_local_map(comm)));
 }
 
 /* PMI get of key (rank lpid's) and decode of n names of len bytes into
@@ -355,15 +465,40 @@ static int get_names(uint32_t lpid, const char *key, unsigned char *out, int n)
     goto fn_exit;
 }
 
-/* Resolve world peer lpid: its names from PMI, then one insert into context
- * 0's AV, or one log entry (av_log.on); the word stored. Holds
- * MPIDIU_THREAD_UTIL_MUTEX. Errors name the peer and the call that failed. */
+/* Names 1..total-1 of rank lpid's endpoints (its other VNIs' or NICs')
+ * into names + k * addrnamelen, from the values
+ * MPIDI_OFI_addr_publish_endpoints put. */
+static int get_other_names(uint32_t lpid, unsigned char *names, int total)
+{
+    int mpi_errno = MPI_SUCCESS;
+    int per = names_per_value();
+    char key[48], why[320];
+
+    for (int first = 1, c = 1; !mpi_errno && first < total; first += per, c++) {
+        snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY_OTHERS, lpid, c);
+        mpi_errno = get_names(lpid, key, names + first * MPIDI_OFI_global.addrnamelen,
+                              MPL_MIN(per, total - first));
+    }
+    if (mpi_errno && block_nics > 1) {
+        snprintf(why, sizeof(why), "on-demand addressing over %d NICs "
+                 "(MPIR_CVAR_CH4_OFI_MAX_NICS) needs as many at every process, and rank %u "
+                 "did not publish them: set MPIR_CVAR_CH4_OFI_MAX_NICS to the smallest count "
+                 "of NICs of the job's nodes, or MPIR_CVAR_AVRM_ON_DEMAND_AV=0", block_nics,
+                 lpid);
+        mpi_errno = MPIR_Err_create_code(mpi_errno, MPIR_ERR_RECOVERABLE, __func__, __LINE__,
+                                         MPI_ERR_OTHER, "**fail", "**fail %s", why);
+    }
+    return mpi_errno;
+}
+
+/* Resolve world peer lpid: its names from PMI, then its block (its root,
+ * or its NICs' endpoints) into every NIC's AV, or one log entry
+ * (av_log.on); the word stored. Holds MPIDIU_THREAD_UTIL_MUTEX. Errors
+ * name the peer and the call that failed. */
 static int resolve_locked(uint32_t lpid, fi_addr_t * out)
 {
     int mpi_errno = MPI_SUCCESS;
     char key[48], why[320];
-    unsigned char name[FI_NAME_MAX];
-    size_t len = MPIDI_OFI_global.addrnamelen;
     avrm_ave_t w = avrm_av_ave(MPIDI_avrm.ctx->avs[0], lpid);
     fi_addr_t addr = FI_ADDR_NOTAVAIL;
     MPL_time_t t0, t1;
@@ -378,17 +513,13 @@ static int resolve_locked(uint32_t lpid, fi_addr_t * out)
     snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY, lpid);
     if (av_log.on) {
         /* appended only once every name is in: a failure leaves no entry */
-        int per = vni_names_per_value();
         fi_addr_t e;
         mpi_errno = log_append(&e);
         MPIR_ERR_CHECK(mpi_errno);
         unsigned char *names = (unsigned char *) log_entry(e);
         mpi_errno = get_names(lpid, key, names, 1);
-        for (int first = 1, c = 1; !mpi_errno && first < MPIDI_OFI_global.num_vnis; first += per, c++) {
-            snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY_VNIS, lpid, c);
-            mpi_errno = get_names(lpid, key, names + first * len,
-                                  MPL_MIN(per, MPIDI_OFI_global.num_vnis - first));
-        }
+        if (!mpi_errno)
+            mpi_errno = get_other_names(lpid, names, MPIDI_OFI_global.num_vnis);
         if (!mpi_errno && av_log.dynamic && log_find(names, e) >= 0) {
             /* logged as a dynamic peer (its root name in every VNI's slot)
              * before this resolution: the VNIs' AVs that replayed it hold
@@ -407,14 +538,15 @@ static int resolve_locked(uint32_t lpid, fi_addr_t * out)
         }
         addr = e;
     } else {
-        mpi_errno = get_names(lpid, key, name, 1);
+        unsigned char names[MPIDI_OFI_MAX_NICS * FI_NAME_MAX];
+        mpi_errno = get_names(lpid, key, names, 1);
+        if (!mpi_errno)
+            mpi_errno = get_other_names(lpid, names, block_nics);
         MPIR_ERR_CHECK(mpi_errno);
-        int ret = fi_av_insert(MPIDI_OFI_global.ctx[0].av, name, 1, &addr, 0ULL, NULL);
-        if (ret != 1 || addr == FI_ADDR_NOTAVAIL || addr > AVRM_AVE_MAX_ADDR) {
-            snprintf(why, sizeof(why), "the address of rank %u: fi_av_insert returned %d (%s), "
-                     "fi_addr %#" PRIx64, lpid, ret, ret < 0 ? fi_strerror(-ret) : "count",
-                     (uint64_t) addr);
-            MPIR_ERR_SETANDJUMP1(mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s", why);
+        snprintf(why, sizeof(why), "the address of rank %u", lpid);
+        for (int nic = 0; nic < block_nics; nic++) {
+            mpi_errno = insert_block(nic, (const char *) names, block_nics, &addr, why);
+            MPIR_ERR_CHECK(mpi_errno);
         }
     }
     mpi_errno = MPIDIU_av_set_addr_locked(0, (int) lpid, addr);
@@ -589,6 +721,19 @@ int MPIDI_OFI_av_insert_dynamic(int ctx_idx, const void *name, size_t len, fi_ad
         MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
         MPIR_ERR_CHECK(mpi_errno);
         *addr = w;
+        goto fn_exit;
+    }
+    if (block_nics > 1) {
+        /* its root endpoint alone, at one index in every NIC's AV */
+        MPIR_ERR_CHKANDJUMP1(len != MPIDI_OFI_global.addrnamelen, mpi_errno, MPI_ERR_OTHER,
+                             "**fail", "**fail %s", "a connecting process's address differs in "
+                             "length from this provider's");
+        *addr = FI_ADDR_NOTAVAIL;
+        for (int nic = 0; nic < block_nics; nic++) {
+            mpi_errno = insert_block(nic, (const char *) name, 1, addr,
+                                     "a dynamic peer (spawn, connect)");
+            MPIR_ERR_CHECK(mpi_errno);
+        }
         goto fn_exit;
     }
     MPIDI_OFI_VCI_CALL(fi_av_insert(MPIDI_OFI_global.ctx[ctx_idx].av, name, 1, addr, 0ULL,
