@@ -210,11 +210,8 @@ AVRM_INLINE int avrm__map_hot_(const avrm_rankmap_t *m, uint32_t r, int want_ent
     else if (p == AVRM_PATH_MLUT32) {
         avrm_pgid_t g;
         avrm_lpid_t l = avrm__lpid_mlut32(m, r, &g);
-        /* the group's entry array only for an entry: an atomic load is
-         * never dropped as unused (rank -> lpid paid 2 for it) */
-        avrm__hot_out(want_ent, want_ent ? __atomic_load_n(&m->u.lut.ents_of[g],
-                                                           __ATOMIC_RELAXED) : NULL,
-                      g, l, ent, lpid, pgid);
+        avrm__hot_out(want_ent, __atomic_load_n(&m->u.lut.ents_of[g], __ATOMIC_RELAXED), g, l,
+                      ent, lpid, pgid);
     } else if (__builtin_expect(p < AVRM_PATH_GENERIC, 0))  /* the computed tables */
         avrm__computed_out(m, want_ent, p == AVRM_PATH_CLUT ? avrm__lpid_lut(m, r)
                                         : p == AVRM_PATH_CLUT16 ? avrm__lpid_lut16(m, r)
