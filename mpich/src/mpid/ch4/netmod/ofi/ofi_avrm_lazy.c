@@ -309,23 +309,30 @@ static int on_demand_init(void)
     goto fn_exit;
 }
 
+/* Why this process, with several NICs, uses one on demand; NULL when it
+ * uses them all (or has one). */
+static const char *one_nic_reason(void)
+{
+    if (MPIDI_OFI_global.num_nics < 2)
+        return NULL;
+    if (MPIR_CVAR_CH4_OFI_MAX_NICS < 2)
+        return "several NICs found, none asked for with MPIR_CVAR_CH4_OFI_MAX_NICS: a peer's "
+            "count is unknown before first contact";
+    if (av_log.on)
+        return "a domain per VNI (per-VCI build): its first-contact log holds one name per VNI";
+    if (!MPIDI_OFI_ENABLE_AV_TABLE)
+        return "FI_AV_MAP: a peer's block of NICs needs FI_AV_TABLE's consecutive indices";
+    if (MPIDI_avrm.peers_resolved)
+        return "peers were contacted before the NICs' contexts existed";
+    return NULL;
+}
+
 /* Post-init, on demand, before the other contexts exist: the NICs of a
- * peer's block (see the top), and why one when this process has more. */
+ * peer's block (see the top). */
 int MPIDI_OFI_addr_on_demand_nics(void)
 {
-    const char *why = NULL;
+    const char *why = one_nic_reason();
 
-    if (MPIDI_OFI_global.num_nics < 2)
-        why = NULL;
-    else if (MPIR_CVAR_CH4_OFI_MAX_NICS < 2)
-        why = "several NICs found, none asked for with MPIR_CVAR_CH4_OFI_MAX_NICS: a peer's "
-            "count is unknown before first contact";
-    else if (av_log.on)
-        why = "a domain per VNI (per-VCI build): its first-contact log holds one name per VNI";
-    else if (!MPIDI_OFI_ENABLE_AV_TABLE)
-        why = "FI_AV_MAP: a peer's block of NICs needs FI_AV_TABLE's consecutive indices";
-    else if (MPIDI_avrm.peers_resolved)
-        why = "peers were contacted before the NICs' contexts existed";
     block_nics = why ? 1 : MPIDI_OFI_global.num_nics;
     MPIDI_avrm.on_demand_nics = block_nics;
     MPIDI_avrm.one_nic_reason = why;
