@@ -54,6 +54,12 @@ if [ -z "$list" ] && { [ ! -x "$cc" ] || [ ! -x "$mpiexec" ]; }; then
     echo "runtests: no mpicc/mpiexec in $prefix/bin" >&2; exit 2
 fi
 
+# A per-VCI build (--enable-thread-cs=per-vci) uses its first NIC on demand
+# (ofi_avrm_lazy.c, one_nic_reason): comm/multinic expects that of it.
+case $("$prefix/bin/mpichversion" 2>/dev/null) in
+    *--enable-thread-cs=per-vci*) export AVTEST_PER_VCI_BUILD=1 ;;
+esac
+
 config_env() {
     case $1 in
         shm) echo "" ;;

@@ -19,8 +19,14 @@
  * Communicators: the world dup'd with the info, its odd/even split (a
  * stride map), and a reversed split (a LUT) -- the NIC of a peer is then
  * found from a rank that is not its world rank.
+ *
+ * On demand (the MPI_T pvar avrm_on_demand_nics above 0: the NICs of a
+ * peer that first contact resolves), that pvar must be AVTEST_EXPECT_NICS,
+ * or 1 in a per-VCI build (AVTEST_PER_VCI_BUILD, which runtests.sh sets from
+ * mpichversion: such builds use their first NIC on demand, ofi_avrm_lazy.c),
+ * and the NICs it names are the ones that must carry traffic.
  */
-#include "avtest.h"
+#include "avtest_mode.h"
 
 #define NTAGS 6
 
@@ -122,13 +128,25 @@ static int tcp_connections_at(int a, int b, int c, int d)
  * travel over both: each NIC's address has connections. Where hashing is off
  * or one NIC is used (AVTEST_EXPECT_NIC1_IDLE=1: the control run of the
  * testlist, and on demand at MPICH's default NIC count, whatever
- * MPI_INFO_ENV's count of NICs found) the second NIC must carry nothing,
- * so that this check is seen to fail without hashing. Rank 0 looks (the
- * namespace is shared by every process). */
+ * MPI_INFO_ENV's count of NICs found; or on demand in a per-VCI build) the
+ * second NIC must carry nothing, so that this check is seen to fail without
+ * hashing. Rank 0 looks (the namespace is shared by every process). */
 static void check_both_nics_used(void)
 {
     const char *nics = getenv("AVTEST_EXPECT_NICS"), *idle = getenv("AVTEST_EXPECT_NIC1_IDLE");
+    const char *per_vci = getenv("AVTEST_PER_VCI_BUILD");
     int want_idle = idle && !strcmp(idle, "1");
+    unsigned long long od = 0;
+    if (!av_read_ull_pvar("avrm_on_demand_nics", &od))
+        av_err("no MPI_T pvar avrm_on_demand_nics");
+    if (od && nics && *nics) {
+        unsigned long long want = per_vci && !strcmp(per_vci, "1") ? 1 : strtoull(nics, NULL, 10);
+        av_ctx = "NICs resolved on demand";
+        if (od != want)
+            av_err("MPI_T pvar avrm_on_demand_nics is %llu, expected %llu (%s)", od, want,
+                   want == 1 ? "per-VCI build: its first NIC" : "AVTEST_EXPECT_NICS");
+        want_idle |= od == 1;
+    }
     if (av_wrank != 0 || !nics || (strcmp(nics, "2") && !want_idle))
         return;
     av_ctx = "NICs carrying traffic";
@@ -143,6 +161,7 @@ static void check_both_nics_used(void)
 int main(int argc, char **argv)
 {
     av_init(&argc, &argv);
+    av_find_mode_pvar();
     size_t large = argc > 1 ? (size_t) atol(argv[1]) : 65536;
     MPI_Info info;
     MPI_Info_create(&info);
@@ -183,5 +202,6 @@ int main(int argc, char **argv)
     MPI_Comm_free(&world);
     MPI_Info_free(&info);
     free(expect);
+    av_mode_done();
     return av_finalize();
 }

@@ -138,6 +138,11 @@ static void MPIDI_avrm_get_resolved(void *addr, void *obj, int count, void *buf)
     *(unsigned long long *) buf = MPIDI_avrm.peers_resolved;
 }
 
+static void MPIDI_avrm_get_on_demand_nics(void *addr, void *obj, int count, void *buf)
+{
+    *(unsigned long long *) buf = (unsigned long long) MPIDI_avrm.on_demand_nics;
+}
+
 static void MPIDI_avrm_get_resolve_time(void *addr, void *obj, int count, void *buf)
 {
     *(double *) buf = MPIDI_avrm.resolve_seconds;
@@ -277,6 +282,14 @@ static void MPIDI_avrm_register_pvars(void)
                               MPIDI_avrm_get_resolved, NULL, "CH4_AVRM",
                               "World peers whose address this process resolved on first contact "
                               "(on-demand addressing; 0 when addresses are exchanged at MPI_Init)");
+    MPIR_T_PVAR_REGISTER_impl(MPI_T_PVAR_CLASS_LEVEL, MPI_UNSIGNED_LONG_LONG,
+                              "avrm_on_demand_nics", &dummy, 1, MPI_T_ENUM_NULL,
+                              MPI_T_VERBOSITY_USER_BASIC, MPI_T_BIND_NO_OBJECT,
+                              MPIR_T_PVAR_FLAG_READONLY | MPIR_T_PVAR_FLAG_CONTINUOUS,
+                              MPIDI_avrm_get_on_demand_nics, NULL, "CH4_AVRM",
+                              "NICs of a peer that first contact resolves (on-demand addressing: "
+                              "1 its first NIC, N all N; 0 when addresses are exchanged at "
+                              "MPI_Init; MPIR_CVAR_AVRM_REPORT says why one of several)");
     MPIR_T_PVAR_REGISTER_impl(MPI_T_PVAR_CLASS_TIMER, MPI_DOUBLE, "avrm_resolve_time", &dummy, 1,
                               MPI_T_ENUM_NULL, MPI_T_VERBOSITY_USER_BASIC, MPI_T_BIND_NO_OBJECT,
                               MPIR_T_PVAR_FLAG_READONLY | MPIR_T_PVAR_FLAG_CONTINUOUS,
