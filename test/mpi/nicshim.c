@@ -41,20 +41,31 @@ struct fake_nic {
     char name[64];
 };
 
+/* fid is the first member of a struct fake_nic, or of libfabric's copy of
+ * one (see fake_control): either way the block starts at fid; a copy's
+ * attributes, allocated apart by libfabric, are left (a test's few bytes) */
 static int fake_close(struct fid *fid)
 {
-    free(fid);          /* fid is the first member of struct fake_nic */
+    free(fid);
     return 0;
 }
 
 static struct fake_nic *fake_new(const char *name, const struct fi_pci_attr *pci);
 
+/* FI_DUP. fid may be a copy libfabric made of a fake (its util providers
+ * duplicate a core info's NIC into a struct fid_nic of their own and keep
+ * the ops, so this is called on it): read it as any struct fid_nic, never
+ * as a struct fake_nic (reading past libfabric's block gave MPICH garbage
+ * PCI addresses, an assertion in MPIR_hwtopo, on tcp;ofi_rxm). */
 static int fake_control(struct fid *fid, int command, void *arg)
 {
-    struct fake_nic *n = (struct fake_nic *) fid;
+    struct fid_nic *nic = (struct fid_nic *) fid;
     if (command != FI_DUP)
         return -FI_ENOSYS;
-    struct fake_nic *copy = fake_new(n->name, &n->bus.attr.pci);
+    if (!nic->bus_attr || nic->bus_attr->bus_type != FI_BUS_PCI)
+        return -FI_EINVAL;
+    const char *name = nic->device_attr && nic->device_attr->name ? nic->device_attr->name : "";
+    struct fake_nic *copy = fake_new(name, &nic->bus_attr->attr.pci);
     if (!copy)
         return -FI_ENOMEM;
     *(struct fid_nic **) arg = &copy->nic;
