@@ -7,7 +7,10 @@
 # is on its node; its rows are labelled ompi-ob1 under each provider's
 # heading, whose FI_PROVIDER it ignores), in one run, per
 # provider (ONDEMAND_PROVIDERS, default "tcp;ofi_rxm sockets") and process
-# count (ONDEMAND_NPS, default "8 16 32 64 128"); emulated nodes of
+# count (ONDEMAND_NPS, default "8 16 32 64 128"; Open MPI only at those of
+# ONDEMAND_OMPI_NPS, default the same: its runs busy-poll, minutes each at
+# P = 64 on 2 CPUs, so its slopes span fewer points, as slopes.csv's nps
+# column says); emulated nodes of
 # ONDEMAND_NODE (8) consecutive ranks for the MPICH builds. Each run is
 # bench/real/ondemand.c: heap (mallinfo2, no tcache) and RSS per process
 # right after MPI_Init, after a 2-D stencil, after an MPI_Alltoall; MPI_Init
@@ -24,7 +27,7 @@
 # Oversubscribed: our builds yield (MPIR_CVAR_CH4_POLLS_BEFORE_YIELD=1),
 # stock preloads yieldshim.so, Open MPI yields by itself.
 # Environment: MPICH_PATCHED, MPICH_STOCK, LIBS ("ours-lazy ours-eager stock ompi"),
-# ONDEMAND_NPS, ONDEMAND_PROVIDERS, ONDEMAND_NODE, ONDEMAND_INIT_REPS (2), NICE (10),
+# ONDEMAND_NPS, ONDEMAND_OMPI_NPS, ONDEMAND_PROVIDERS, ONDEMAND_NODE, ONDEMAND_INIT_REPS (2), NICE (10),
 # REPORT_COMMAND (the command SUMMARY.md names; bench/run ondemand sets it).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -34,6 +37,7 @@ mkdir -p "$out"; out=$(cd "$out" && pwd)
 : "${MPICH_PATCHED:=$top/mpich-build/mpich-patched}" "${MPICH_STOCK:=$top/mpich-build/mpich-stock}"
 : "${LIBS:=ours-lazy ours-eager stock ompi}" "${ONDEMAND_NPS:=8 16 32 64 128}"
 : "${ONDEMAND_PROVIDERS:=tcp;ofi_rxm sockets}" "${ONDEMAND_NODE:=8}" "${NICE:=10}"
+: "${ONDEMAND_OMPI_NPS:=$ONDEMAND_NPS}"
 . "$top/test/mpienv.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 MPIR_CVAR_AVRM_REPORT=0
 failed=""
@@ -47,7 +51,7 @@ mpich_env() {
     ondemand_lib_env "$1" "$out/yieldshim.so"
 }
 echo "== run-ondemand.sh $out, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null) =="
-echo "LIBS=\"$LIBS\" ONDEMAND_NPS=\"$ONDEMAND_NPS\" ONDEMAND_PROVIDERS=\"$ONDEMAND_PROVIDERS\" ONDEMAND_NODE=$ONDEMAND_NODE" | tee "$out/settings.txt"
+echo "LIBS=\"$LIBS\" ONDEMAND_NPS=\"$ONDEMAND_NPS\" ONDEMAND_OMPI_NPS=\"$ONDEMAND_OMPI_NPS\" ONDEMAND_PROVIDERS=\"$ONDEMAND_PROVIDERS\" ONDEMAND_NODE=$ONDEMAND_NODE" | tee "$out/settings.txt"
 
 libs=""
 for lib in $LIBS; do
@@ -71,6 +75,7 @@ for prov in $ONDEMAND_PROVIDERS; do
             exe=$out/bin-$lib/ondemand
             case $lib in
                 ompi) [ "$prov" = sockets ] && continue   # one row for Open MPI: ob1/tcp
+                      case " $ONDEMAND_OMPI_NPS " in *" $np "*) ;; *) continue ;; esac
                       set -- mpirun.openmpi --oversubscribe --mca pml ob1 --mca btl self,vader,tcp \
                           -x GLIBC_TUNABLES=glibc.malloc.tcache_count=0 -n "$np" "$exe" ompi-ob1 "$prov" "$csv" ;;
                 *) set -- env GLIBC_TUNABLES=glibc.malloc.tcache_count=0 $(mpich_env "$lib" "$prov" "$np") \

@@ -244,7 +244,8 @@ def ondemand_summary(out, command):
     for point, title in (("init", "right after MPI_Init"), ("stencil", "after the stencil"),
                          ("alltoall", "after the all-to-all")):
         p(f"Mean heap per process, growth per added peer, {title} (slopes.csv heap_mean_per_peer; "
-          f"P = {' '.join(map(str, nps))}):")
+          f"P = {' '.join(map(str, nps))}; a library run at fewer counts: over its own, "
+          "slopes.csv's nps):")
         p()
 
         def slope_cell(key, lib, point=point):
