@@ -5,6 +5,7 @@
  *   mpiexec -genv CG_RANK $((NP-1)) -genv CG_OUT DIR -n NP cgwrap.sh /abs/path/opcost MODES_CSV [NCHILD=NP/2 B=32 R=32]
  *   mpiexec -n NP /abs/path/opcost MODES_CSV [NCHILD B R]      (issue rate only)
  *   mpiexec -n 2^(G+1) /abs/path/opcost MODES_CSV 0 B R G     (generations, below)
+ *   mpiexec -n NP /abs/path/opcost MODES_CSV NCHILD B R tables  (table maps, below)
  *
  * World rank NP-1 (the measurer; cgwrap.sh runs it under callgrind with
  * --collect-atstart=no) sends round-robin to every other member of the
@@ -21,6 +22,15 @@
  *   mlut    merge of the world with NCHILD spawned processes (two groups)
  *   mlut-rand  that merge split with a random key (groups interleaved)
  * NCHILD=0 leaves out spawn, mlut and mlut-rand.
+ * Table maps ("tables" for G; only these regions run): the two modes that
+ * libavrm gives a communicator only beyond the worlds above:
+ *   lut16   the world split by a fixed random permutation, NP > AVRM_ILUT_MAX
+ *           (16) ranks: a table of 16-bit lpids (an ILUT up to 16)
+ *   mseg    the merge with NCHILD spawned processes in three runs (parents'
+ *           lower half, the children, the upper half), NP + NCHILD >= 10:
+ *           three 12-byte segments, smaller than MLUT32's 4 B per rank
+ * (test/insns: NP 18, NCHILD 2.) The mode a map takes is the measurer's
+ * MODES_CSV row; a world too small for these modes gives others there.
  * Generations (G > 0, the paper's Fig. 19; only these regions run): put-genN
  * for N = 0..G, N odd/even splits deep (each the odd half of the one
  * before, key = rank; gen0 is the world): the measurer, world rank
@@ -203,6 +213,19 @@ static void irregular_perm(int *perm, int n)
     while (n >= 6 && near_stride(perm, n));
 }
 
+/* one unrecorded pass over a communicator with spawned members: without it
+ * (OPCOST_NO_WARMUP=1) the Isend region right after the spawn ran at half
+ * the rate of the same sends later, both MPICHs alike (1.3-1.5 against
+ * 2.6-3.4 M calls/s, quiet machine, 2026-11-23) */
+static void warm_up(MPI_Comm c)
+{
+    if (!getenv("OPCOST_NO_WARMUP")) {
+        recording = 0;
+        both("warm-up", c);
+        recording = 1;
+    }
+}
+
 /* mlut and mlut-rand, on the merge of the parents and the spawned group */
 static void multi_group(MPI_Comm merged)
 {
@@ -213,18 +236,37 @@ static void multi_group(MPI_Comm merged)
     irregular_perm(perm, size);
     MPI_Comm mixed;
     MPI_Comm_split(merged, 0, perm[me], &mixed);
-    /* one unrecorded pass first: without it (OPCOST_NO_WARMUP=1) the Isend
-     * region right after the spawn ran at half the rate of the same sends
-     * later, both MPICHs alike (1.3-1.5 against 2.6-3.4 M calls/s, quiet
-     * machine, 2026-11-23) */
-    if (!getenv("OPCOST_NO_WARMUP")) {
-        recording = 0;
-        both("warm-up", merged);
-        recording = 1;
-    }
+    warm_up(merged);
     both("mlut", merged);
     both("mlut-rand", mixed);
     MPI_Comm_free(&mixed);
+    free(perm);
+}
+
+/* mseg: the merge in three runs (every member of merged calls; the parents
+ * are merged ranks [0, np), the children [np, np + nchild)) */
+static void mseg_region(MPI_Comm merged, int np)
+{
+    int size, me;
+    MPI_Comm mixed;
+    MPI_Comm_size(merged, &size);
+    MPI_Comm_rank(merged, &me);
+    int nchild = size - np, key = me < np / 2 ? me : me >= np ? me - nchild : me + nchild;
+    MPI_Comm_split(merged, 0, key, &mixed);
+    warm_up(mixed);
+    both("mseg", mixed);
+    MPI_Comm_free(&mixed);
+}
+
+/* the world in a fixed random order: lut (an ILUT up to 16 ranks), lut16 */
+static void permuted_region(const char *mode, int rank, int np)
+{
+    MPI_Comm c;
+    int *perm = malloc(np * sizeof *perm);
+    irregular_perm(perm, np);
+    MPI_Comm_split(MPI_COMM_WORLD, 0, perm[rank], &c);
+    both(mode, c);
+    MPI_Comm_free(&c);
     free(perm);
 }
 
@@ -245,12 +287,7 @@ static void single_group(int rank, int np)
         both("stride", c);
         MPI_Comm_free(&c);
     }
-    int *perm = malloc(np * sizeof *perm);
-    irregular_perm(perm, np);
-    MPI_Comm_split(MPI_COMM_WORLD, 0, perm[rank], &c);
-    both("lut", c);
-    MPI_Comm_free(&c);
-    free(perm);
+    permuted_region("lut", rank, np);
 }
 
 /* put-gen0..G: generation 0 is the world, each next one the odd half of the
@@ -290,23 +327,29 @@ int main(int argc, char **argv)
     int child = parent != MPI_COMM_NULL;
     if (argc > 3) B = atoi(argv[3]);
     if (argc > 4) R = atoi(argv[4]);
-    int gens = argc > 5 ? atoi(argv[5]) : 0;
+    int tables = argc > 5 && !strcmp(argv[5], "tables");
+    int gens = argc > 5 && !tables ? atoi(argv[5]) : 0;
     span = calloc(R, sizeof *span);
     if (child) {                /* spawned: take part in the multi-group regions only */
+        int pnp;
+        MPI_Comm_remote_size(parent, &pnp);
         MPI_Intercomm_merge(parent, 1, &merged);
-        multi_group(merged);
+        if (tables)
+            mseg_region(merged, pnp);
+        else
+            multi_group(merged);
         MPI_Comm_free(&merged);
         MPI_Comm_disconnect(&parent);
         MPI_Finalize();
         return 0;
     }
-    if (argc < 2 || np < 4 || np % 2 || (gens > 0 && np != 2 << gens)) {
+    nchild = argc > 2 ? atoi(argv[2]) : np / 2;
+    if (argc < 2 || np < 4 || np % 2 || (gens > 0 && np != 2 << gens) || (tables && nchild < 1)) {
         if (rank == 0)
-            fprintf(stderr, "usage: mpiexec -n NP(even, >=4; 2^(G+1) with G) %s MODES_CSV [NCHILD B R [G]]\n",
-                    argv[0]);
+            fprintf(stderr, "usage: mpiexec -n NP(even, >=4; 2^(G+1) with G) %s MODES_CSV "
+                    "[NCHILD B R [G | tables (NCHILD >= 1)]]\n", argv[0]);
         MPI_Abort(MPI_COMM_WORLD, 2);
     }
-    nchild = argc > 2 ? atoi(argv[2]) : np / 2;
     measurer = rank == np - 1;
     if (measurer && !(modes_csv = fopen(argv[1], "a"))) {
         perror("opcost: MODES_CSV");
@@ -316,7 +359,15 @@ int main(int argc, char **argv)
 
     if (gens > 0)
         generations(gens);
-    else {
+    else if (tables) {
+        MPI_Comm_spawn(argv[0], argv + 1, nchild, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter,
+                       MPI_ERRCODES_IGNORE);
+        MPI_Intercomm_merge(inter, 0, &merged);
+        mseg_region(merged, np);
+        MPI_Comm_free(&merged);
+        MPI_Comm_disconnect(&inter);
+        permuted_region("lut16", rank, np);
+    } else {
         if (nchild > 0) {       /* the children get the same arguments (argv[argc] is NULL) */
             MPI_Comm_spawn(argv[0], argv + 1, nchild, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter,
                            MPI_ERRCODES_IGNORE);

@@ -2,8 +2,15 @@
 # The send/put path's instruction counts against a committed baseline and
 # stock MPICH 4.0.2 (issue 25). Deterministic: callgrind counts libmpi's
 # instructions per 8-byte MPI_Isend / MPI_Put over OFI (bench/real/opcost.c
-# under cgwrap.sh, split by cgsplit.py; the measurer is world rank 5 of 6,
-# 3 spawned processes for the two-group modes).
+# under cgwrap.sh, split by cgsplit.py; the measurer is the last world rank).
+# Two opcost runs per kind and library (INSNS_RUNS, NP:ARGS): -n 6 with 3
+# spawned processes (direct, offset, stride, lut -- an ILUT --, mlut -- a
+# JOIN --, mlut-rand -- MLUT32 --), then -n 18 "tables" with 2 (lut16, a
+# permuted world of more than 16 ranks; mseg, the merge in three runs), about
+# 10 s more each. A LUT of 32-bit lpids needs lpids beyond 65,535 (a world of
+# more than 65,536 processes): not measured here; its lookup is the LUT16
+# path's with a 4-byte load, a class tested before it (bench-lookup: 12
+# instructions against LUT16's 16).
 #   run.sh [--update] BUILD PREFIX OUT [STOCK_PREFIX]
 # BUILD names the baseline (test/insns/baseline-BUILD.csv: default, vci).
 # AV kinds (one run of ours each, about 15 s):
@@ -57,6 +64,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/test/insns real=$top/bench/real
 base=$here/baseline-$build.csv
 : "${TOL:=0.5}" "${SHM_TOL:=1.5}" "${INSNS_KINDS:=stored computed lazy shm}"
+: "${INSNS_RUNS:=6:3 18:2,32,32,tables}"
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 . "$top/test/mpienv.sh"
 export MPIR_CVAR_AVRM_REPORT=1
@@ -90,11 +98,15 @@ measure() {
         lazy4)    set -- "FI_PROVIDER=tcp;ofi_rxm" MPIR_CVAR_NOLOCAL=1 MPIR_CVAR_CH4_NUM_VCIS=4 ;;
         *)        echo "FAIL: unknown kind $kind"; return 1 ;;
     esac
-    echo "+ $lib $kind: $* mpiexec -n 6 cgwrap.sh opcost"
-    env "$@" CG_RANK=5 CG_OUT="$d" timeout -k 5 600 \
-        "$(pfx $lib)/bin/mpiexec" -n 6 "$real/cgwrap.sh" "$out/bin-$lib/opcost" \
-        "$out/modes-$lib-$kind.csv" 3 < /dev/null > "$out/$lib-$kind.log" 2>&1 ||
-        { echo "FAIL: $lib $kind: the run failed (exit $?; $out/$lib-$kind.log)"; return 1; }
+    : > "$out/$lib-$kind.log"
+    for run in $INSNS_RUNS; do
+        np=${run%%:*} args=$(echo "${run#*:}" | tr , ' ')
+        echo "+ $lib $kind: $* mpiexec -n $np cgwrap.sh opcost MODES $args"
+        env "$@" CG_RANK=$((np - 1)) CG_OUT="$d" timeout -k 5 600 \
+            "$(pfx $lib)/bin/mpiexec" -n "$np" "$real/cgwrap.sh" "$out/bin-$lib/opcost" \
+            "$out/modes-$lib-$kind.csv" $args < /dev/null >> "$out/$lib-$kind.log" 2>&1 ||
+            { echo "FAIL: $lib $kind: the run at -n $np failed (exit $?; $out/$lib-$kind.log)"; return 1; }
+    done
     python3 "$real/cgsplit.py" "$lib" "$out/bin-$lib/opcost" "$out/modes-$lib-$kind.csv" \
         "$out/$lib-$kind.csv" "$d"/cg.* >> "$out/$lib-$kind.log" 2>&1 ||
         { echo "FAIL: $lib $kind: cgsplit failed ($out/$lib-$kind.log)"; return 1; }
