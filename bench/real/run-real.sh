@@ -44,7 +44,8 @@
 # HEAP_NODE_SIZE (set: the MPICH builds see emulated nodes of that many
 # consecutive ranks, MPIR_CVAR_NUM_CLIQUES=np/size with CLIQUES_BY_BLOCK;
 # unset: one node), CT_NPS ("8 16"), CT_K, CT_REPS, CG_NP (6), RATE_B, RATE_R,
-# RATE_REPS, GENS, GEN_R, NP_MAX, NP_REPS, MR_N, MR_REPS, MT_THREADS ("1 2 4"), FI_PROVIDER (set: skip the
+# RATE_REPS, RATE_TABLES_NP (18: the rate step's second run, opcost's lut16
+# and mseg regions with 2 spawned processes, as test/insns; 0: none), GENS, GEN_R, NP_MAX, NP_REPS, MR_N, MR_REPS, MT_THREADS ("1 2 4"), FI_PROVIDER (set: skip the
 # choice), REPORT_COMMAND (the command SUMMARY.md names).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -57,6 +58,7 @@ mkdir -p "$out"; out=$(cd "$out" && pwd)
 : "${HEAP_NPS:=8 16 32}" "${HEAP_K:=1000 250 250}" "${HEAP_SHAPES:=dup,oddeven,halves,reversed,random,cartrows,shared,create_group,intercomm}" "${HEAP_NODE_SIZE:=}"
 : "${CT_NPS:=8 16}" "${CT_K:=40}" "${CT_REPS:=5}"
 : "${CG_NP:=6}" "${RATE_B:=64}" "${RATE_R:=100}" "${RATE_REPS:=5}" "${GENS:=6}" "${GEN_R:=30}"
+: "${RATE_TABLES_NP:=18}"
 : "${NP_MAX:=65536}" "${NP_REPS:=2}" "${MR_N:=20000}" "${MR_REPS:=5}" "${MT_THREADS:=1 2 4}"
 : "${REPORT_COMMAND:=bench/real/run-real.sh $*}"
 provider_set=${FI_PROVIDER:-}
@@ -216,13 +218,17 @@ if want insns; then
 fi
 
 if want rate; then
-    hdr rate "issue rate, $RATE_REPS interleaved runs (-n $CG_NP + $((CG_NP / 2)) spawned, B=$RATE_B R=$RATE_R)"
+    hdr rate "issue rate, $RATE_REPS interleaved runs (-n $CG_NP + $((CG_NP / 2)) spawned, then -n $RATE_TABLES_NP + 2 for lut16 and mseg, B=$RATE_B R=$RATE_R)"
     echo "library,rep,region,comm_size,map_mode,calls,batch,rate_median,rate_mean" > "$out/rate.csv"
     for rep in $(seq 1 "$RATE_REPS"); do
         for lib in $(pair "$rep"); do
             f=$out/rate-$lib-$rep.csv; rm -f "$f"
             launch 600 "rate-$lib-$rep" "$lib" "$CG_NP" $shim YIELDSHIM_SKIP_RANK=$((CG_NP - 1)) MPIR_CVAR_NOLOCAL=1 -- \
                 "$out/bin-$lib/opcost" "$f" $((CG_NP / 2)) "$RATE_B" "$RATE_R" &&
+                { [ "$RATE_TABLES_NP" = 0 ] ||
+                  launch 600 "rate-tables-$lib-$rep" "$lib" "$RATE_TABLES_NP" $shim \
+                      YIELDSHIM_SKIP_RANK=$((RATE_TABLES_NP - 1)) MPIR_CVAR_NOLOCAL=1 -- \
+                      "$out/bin-$lib/opcost" "$f" 2 "$RATE_B" "$RATE_R" tables; } &&
                 sed "s/^/$lib,$rep,/" "$f" >> "$out/rate.csv" || true
         done
     done

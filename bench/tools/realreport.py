@@ -21,7 +21,7 @@ STOCK_AVE_WHAT = os.environ.get("STOCK_AV_ENTRY_WHAT", "fi_addr_t dest[8][1] + i
 SHAPES = ["dup", "oddeven", "halves", "reversed", "random", "cartrows", "shared", "create_group",
           "intercomm", "merge", "inter+merge"]
 CT_SHAPES = ["dup", "oddeven", "random", "create_group", "intercomm", "merge"]
-MODES = ["direct", "offset", "stride", "lut", "mlut", "mlut-rand"]
+MODES = ["direct", "offset", "stride", "lut", "mlut", "mlut-rand", "lut16", "mseg"]
 LIBS = ["stock", "ours", "ompi"]
 
 # every ours/stock figure of the run, for the closing note:
@@ -237,7 +237,8 @@ def rate_section(outdir):
     realplots.ratios(outdir, "rate.png", "Issue rate of 8-byte calls over OFI, ours/stock (median over "
                      "interleaved runs, bars: min-max; above 1: ours faster)", "ours / stock", MODES, series)
     return ["\n### Issue rate over OFI (`opcost.c`, %d interleaved runs per library)\n" % reps,
-            "Same communicators and calls as the instruction counts, run plainly: the measurer's "
+            "Same communicators and calls as the instruction counts (lut16 and mseg in opcost's second "
+            "run, a world of 18 with 2 spawned processes), run plainly: the measurer's "
             "MPI_Wtime span of each batch of B calls (completion outside), rate = B / the median span; "
             "per repetition ours/stock, median [min, max] over repetitions (above 1: ours faster). Peers "
             "preload `yieldshim.so`, the measurer does not. Rates in million calls per second, median "
