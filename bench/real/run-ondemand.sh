@@ -10,7 +10,9 @@
 # count (ONDEMAND_NPS, default "8 16 32 64 128"; Open MPI only at those of
 # ONDEMAND_OMPI_NPS, default the same: its runs busy-poll, minutes each at
 # P = 64 on 2 CPUs, so its slopes span fewer points, as slopes.csv's nps
-# column says); emulated nodes of
+# column says; over sockets at ONDEMAND_SOCKETS_NPS, default the same: its
+# processes hold ~15 MB where tcp;ofi_rxm's hold ~100 MB, so sockets alone
+# reaches P = 256 in 23 GB); emulated nodes of
 # ONDEMAND_NODE (8) consecutive ranks for the MPICH builds. Each run is
 # bench/real/ondemand.c: heap (mallinfo2, no tcache) and RSS per process
 # right after MPI_Init, after a 2-D stencil, after an MPI_Alltoall; MPI_Init
@@ -27,7 +29,7 @@
 # Oversubscribed: our builds yield (MPIR_CVAR_CH4_POLLS_BEFORE_YIELD=1),
 # stock preloads yieldshim.so, Open MPI yields by itself.
 # Environment: MPICH_PATCHED, MPICH_STOCK, LIBS ("ours-lazy ours-eager stock ompi"),
-# ONDEMAND_NPS, ONDEMAND_OMPI_NPS, ONDEMAND_PROVIDERS, ONDEMAND_NODE, ONDEMAND_INIT_REPS (2), NICE (10),
+# ONDEMAND_NPS, ONDEMAND_OMPI_NPS, ONDEMAND_SOCKETS_NPS, ONDEMAND_PROVIDERS, ONDEMAND_NODE, ONDEMAND_INIT_REPS (2), NICE (10),
 # REPORT_COMMAND (the command SUMMARY.md names; bench/run ondemand sets it).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -37,7 +39,9 @@ mkdir -p "$out"; out=$(cd "$out" && pwd)
 : "${MPICH_PATCHED:=$top/mpich-build/mpich-patched}" "${MPICH_STOCK:=$top/mpich-build/mpich-stock}"
 : "${LIBS:=ours-lazy ours-eager stock ompi}" "${ONDEMAND_NPS:=8 16 32 64 128}"
 : "${ONDEMAND_PROVIDERS:=tcp;ofi_rxm sockets}" "${ONDEMAND_NODE:=8}" "${NICE:=10}"
-: "${ONDEMAND_OMPI_NPS:=$ONDEMAND_NPS}"
+: "${ONDEMAND_OMPI_NPS:=$ONDEMAND_NPS}" "${ONDEMAND_SOCKETS_NPS:=$ONDEMAND_NPS}"
+# the process counts of a provider
+nps_of() { [ "$1" = sockets ] && echo "$ONDEMAND_SOCKETS_NPS" || echo "$ONDEMAND_NPS"; }
 . "$top/test/mpienv.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 MPIR_CVAR_AVRM_REPORT=0
 failed=""
@@ -51,7 +55,7 @@ mpich_env() {
     ondemand_lib_env "$1" "$out/yieldshim.so"
 }
 echo "== run-ondemand.sh $out, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null) =="
-echo "LIBS=\"$LIBS\" ONDEMAND_NPS=\"$ONDEMAND_NPS\" ONDEMAND_OMPI_NPS=\"$ONDEMAND_OMPI_NPS\" ONDEMAND_PROVIDERS=\"$ONDEMAND_PROVIDERS\" ONDEMAND_NODE=$ONDEMAND_NODE" | tee "$out/settings.txt"
+echo "LIBS=\"$LIBS\" ONDEMAND_NPS=\"$ONDEMAND_NPS\" ONDEMAND_OMPI_NPS=\"$ONDEMAND_OMPI_NPS\" ONDEMAND_SOCKETS_NPS=\"$ONDEMAND_SOCKETS_NPS\" ONDEMAND_PROVIDERS=\"$ONDEMAND_PROVIDERS\" ONDEMAND_NODE=$ONDEMAND_NODE" | tee "$out/settings.txt"
 
 libs=""
 for lib in $LIBS; do
@@ -70,7 +74,7 @@ cc -shared -fPIC -O2 -Wall -o "$out/yieldshim.so" "$here/yieldshim.c" -ldl
 csv=$out/ondemand.csv
 echo "library,provider,np,point,heap_max,heap_mean,rss_max,rss_mean,init_s,first_us,later_us" > "$csv"
 for prov in $ONDEMAND_PROVIDERS; do
-    for np in $ONDEMAND_NPS; do
+    for np in $(nps_of "$prov"); do
         for lib in $libs; do
             exe=$out/bin-$lib/ondemand
             case $lib in
@@ -99,7 +103,7 @@ done
 icsv=$out/initinsns.csv
 echo "library,provider,np,rep,init_insns" > "$icsv"
 for prov in $ONDEMAND_PROVIDERS; do
-    for np in $ONDEMAND_NPS; do
+    for np in $(nps_of "$prov"); do
         for lib in $libs; do
             case $lib in ompi) continue ;; esac
             exe=$out/bin-$lib/ondemand

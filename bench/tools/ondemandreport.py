@@ -151,7 +151,7 @@ def wholeproc(world_csv, slopes_csv, fiav_csv, out_csv):
       stock:      sim(MODEL 4.0.2, N) + fiav * N + conn * contacted
     Prints the table at the largest N (markdown) and writes every N to OUT_CSV.
     A model: libfabric's and the connections' costs are linear fits of runs of
-    8-128 processes on one machine; sockets cannot run on demand (it misdelivers
+    8-128 processes (sockets 8-256) on one machine; sockets cannot run on demand (it misdelivers
     for unknown senders), its lazy row is what it would cost."""
     sim = {}
     for r in csv.DictReader(open(world_csv)):
@@ -244,8 +244,8 @@ def ondemand_summary(out, command):
     for point, title in (("init", "right after MPI_Init"), ("stencil", "after the stencil"),
                          ("alltoall", "after the all-to-all")):
         p(f"Mean heap per process, growth per added peer, {title} (slopes.csv heap_mean_per_peer; "
-          f"P = {' '.join(map(str, nps))}; a library run at fewer counts: over its own, "
-          "slopes.csv's nps):")
+          f"P = {' '.join(map(str, nps))}; a library or provider run at fewer counts: over its "
+          "own, slopes.csv's nps):")
         p()
 
         def slope_cell(key, lib, point=point):
@@ -253,16 +253,18 @@ def ondemand_summary(out, command):
             return fmt_b(r[0]["heap_mean_per_peer"]) if r else "-"
         grid(p, ["provider"], [(v,) for v in provs], libs, libs, slope_cell, numeric=False)
     p("Heap per process right after MPI_Init (ondemand.csv; mean and busiest process), "
-      "at the smallest and largest P:")
+      "at the smallest and largest P of each library and provider:")
     p()
 
-    def heap_cell(key, n):
-        r = [x for x in rows if x["library"] == key[1] and x["provider"] == key[0]
-             and x["point"] == "init" and int(x["np"]) == n]
-        return f"{float(r[0]['heap_mean']) / 1e6:.2f} / {float(r[0]['heap_max']) / 1e6:.2f} MB" if r else "-"
-    ends = (nps[0], nps[-1])
+    def heap_cell(key, end):
+        r = [x for x in rows if x["library"] == key[1] and x["provider"] == key[0] and x["point"] == "init"]
+        if not r:
+            return "-"
+        x = (min if end == "least" else max)(r, key=lambda x: int(x["np"]))
+        return f"P={x['np']}: {float(x['heap_mean']) / 1e6:.2f} / {float(x['heap_max']) / 1e6:.2f} MB"
     grid(p, ["provider", "library"], [(v, lib) for v in provs for lib in libs],
-         [f"P={n} mean / max" for n in ends], ends, heap_cell, numeric=False, skip_empty=True)
+         ["smallest P: mean / max", "largest P: mean / max"], ("least", "most"), heap_cell,
+         numeric=False, skip_empty=True)
     p("libfabric's AV alone, bytes per inserted peer (fiav.csv, largest count): " +
       "; ".join(f"{r['provider']} {float(r['bytes_per_peer']):.0f} B"
                 for r in fiav if r["peers"] == max(x["peers"] for x in fiav if x["provider"] == r["provider"])))
