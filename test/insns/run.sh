@@ -13,7 +13,7 @@
 # instructions against LUT16's 16).
 #   run.sh [--update] BUILD PREFIX OUT [STOCK_PREFIX]
 # BUILD names the baseline (test/insns/baseline-BUILD.csv: default, vci).
-# AV kinds (one run of ours each, about 15 s):
+# AV kinds (two opcost runs of ours each, about 25 s):
 #   stored    sockets provider (on-demand addressing falls back to eager
 #             there): the stored world AV
 #   computed  MPIR_CVAR_AVRM_COMPUTED_AV=1, sockets: the world AV computed
