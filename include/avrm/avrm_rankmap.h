@@ -42,9 +42,10 @@ avrm_status_t avrm_map_build_multi(avrm_ctx_t *ctx, const avrm_rankmap_t *const 
                                    avrm_rankmap_t *out);
 
 /* The same for maps that never translate a send (MPI groups): memory over
- * lookup speed. A single-group result of at most AVRM_MSEG_MAX_SEGS offset
- * runs that no regular mode describes (the world minus k ranks) becomes MSEG,
- * 12 B per run, instead of a 2 or 4 B per rank table. */
+ * lookup speed. A result of at most AVRM_MSEG_MAX_SEGS runs that no regular
+ * mode describes (the world minus k ranks; several groups in a few runs)
+ * becomes MSEG, 12 B per run, instead of a 2 or 4 B per rank table. Only
+ * these builders make MSEG maps: MSEG's lookup takes the generic class. */
 avrm_status_t avrm_map_build_compact(avrm_ctx_t *ctx, const avrm_rankmap_t *parent,
                                      const int32_t *mapping, uint32_t n, avrm_rankmap_t *out);
 avrm_status_t avrm_map_build_multi_compact(avrm_ctx_t *ctx, const avrm_rankmap_t *const *parents,

@@ -270,7 +270,8 @@ typedef struct avrm_params {
     uint8_t enable_except;     /* EXCEPT mode */
     uint8_t enable_grid;       /* GRID mode */
     uint8_t enable_lut16;      /* LUT16 when every lpid < 65536 */
-    uint8_t enable_mseg;       /* MSEG (JOIN for two runs) when smaller than MLUT */
+    uint8_t enable_mseg;       /* JOIN for two runs; MSEG for compact builds when
+                                * smaller than MLUT */
     uint8_t share_by_content;  /* identical tables shared across maps */
     uint8_t computed_av;       /* world AV in computed mode when possible */
     uint8_t enable_ilut;       /* ILUT for tables of <= AVRM_ILUT_MAX ranks, lpids < 65536 */
@@ -300,13 +301,13 @@ _Static_assert(sizeof(avrm_ave_t) == 8, "AV entry is one word");
 _Static_assert(sizeof(avrm_gpid_t) == 8, "mlut entry is 8 bytes");
 _Static_assert(sizeof(avrm_seg_t) == 12, "mseg segment is 12 bytes");
 _Static_assert(sizeof(avrm_rankmap_t) <= 48, "rank map fits 48 bytes inline in a comm");
-/* the computed classes' range lies beyond what their modes use */
-_Static_assert(offsetof(avrm_rankmap_t, u.computed.first) -
-               offsetof(avrm_rankmap_t, u) >= sizeof(((avrm_rankmap_t *) 0)->u.reg) &&
-               offsetof(avrm_rankmap_t, u.computed.first) -
-               offsetof(avrm_rankmap_t, u) >= sizeof(((avrm_rankmap_t *) 0)->u.lut) &&
-               offsetof(avrm_rankmap_t, u.computed.first) -
-               offsetof(avrm_rankmap_t, u) >= AVRM_CILUT_MAX * sizeof(uint16_t),
+/* the computed classes' range (u.computed.first, after `other` in the
+ * union) lies beyond what their modes use */
+#define AVRM__RANGE_AT (offsetof(avrm_rankmap_t, u.computed.first) - offsetof(avrm_rankmap_t, u))
+_Static_assert(AVRM__RANGE_AT >= sizeof(((avrm_rankmap_t *) 0)->u.reg) &&
+               AVRM__RANGE_AT >= sizeof(((avrm_rankmap_t *) 0)->u.lut) &&
+               AVRM__RANGE_AT >= AVRM_CILUT_MAX * sizeof(uint16_t),
                "u.computed overlaps reg, lut or a CILUT's lpids");
+#undef AVRM__RANGE_AT
 
 #endif /* AVRM_TYPES_H */

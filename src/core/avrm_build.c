@@ -312,8 +312,10 @@ static avrm_status_t build_join(avrm_ctx_t *ctx, const seq_t *s, uint32_t n, avr
 }
 
 /* Several groups: JOIN for two offset runs, MSEG (a few runs) when smaller
- * than the per-rank table, else MLUT32 (4 B/rank) when every pgid < 256,
- * else MLUT (8 B/rank). */
+ * than the per-rank table and the map never translates a send (a compact
+ * build: MSEG takes the generic class, +73 instructions per MPI_Isend
+ * against MLUT32's +5 in test/insns), else MLUT32 (4 B/rank) when every
+ * pgid < 256, else MLUT (8 B/rank). */
 static avrm_status_t build_multi_table(avrm_ctx_t *ctx, const seq_t *s, uint32_t n,
                                        uint32_t nruns, uint32_t nsegs, avrm_pgid_t maxpg,
                                        avrm_rankmap_t *out)
@@ -326,7 +328,7 @@ static avrm_status_t build_multi_table(avrm_ctx_t *ctx, const seq_t *s, uint32_t
     /* the smallest MSEG variant within the segment cap, if any beats the table */
     int ok_nolut = nsegs <= AVRM_MSEG_MAX_SEGS, ok_lut = nruns <= AVRM_MSEG_MAX_SEGS;
     int nolut = ok_nolut && (!ok_lut || seg_nolut <= seg_lut);
-    int use_mseg = ctx->params.enable_mseg && (ok_nolut || ok_lut);
+    int use_mseg = ctx->params.enable_mseg && s->compact && (ok_nolut || ok_lut);
     size_t seg_bytes = nolut ? seg_nolut : seg_lut;
     avrm_rankmap_t m;
     memset(&m, 0, sizeof(m));

@@ -211,9 +211,14 @@ static void test_multi(void)
         src[i] = (avrm_src_t) { g, (int32_t) r };
         ref[i] = (avrm_gpid_t) { .lpid = r, .pgid = (avrm_pgid_t) g };
     }
-    CHECK(avrm_map_build_multi(ctx, pars, 2, src, 160, &m.m) == AVRM_OK);
+    /* (a group's map; a communicator's takes MLUT32: MSEG's lookup is the
+     * generic class's, too slow for a send path) */
+    CHECK(avrm_map_build_multi_compact(ctx, pars, 2, src, 160, &m.m) == AVRM_OK);
     CHECK(m.m.mode == AVRM_MODE_MSEG && m.m.u.mseg.lut == NULL && m.m.u.mseg.nsegs == 3);
     CHECK(m.m.path == AVRM_PATH_GENERIC && tu_check(ctx, &m));
+    avrm_map_release(ctx, &m.m);
+    CHECK(avrm_map_build_multi(ctx, pars, 2, src, 160, &m.m) == AVRM_OK);
+    CHECK(m.m.mode == AVRM_MODE_MLUT32 && m.m.path == AVRM_PATH_MLUT32 && tu_check(ctx, &m));
     avrm_map_release(ctx, &m.m);
     /* interleaved and permuted: MLUT, and a slice of it */
     tu_srand(11);
@@ -403,15 +408,19 @@ static void test_mlut_wide(void)
     CHECK(avrm_map_build_multi(ctx, pars, NG, src, N, &m.m) == AVRM_OK);
     CHECK(m.m.mode == AVRM_MODE_MLUT && tu_check(ctx, &m));
     avrm_map_release(ctx, &m.m);
-    /* two runs of reordered lpids (groups 0 and 299): MSEG with lut wins */
+    /* two runs of reordered lpids (groups 0 and 299): a group's map, MSEG with lut wins */
     for (uint32_t i = 0; i < N; i++) {
         uint32_t g = i < N / 2 ? 0 : NG - 1, r = (i * 7) % GS;
         src[i] = (avrm_src_t) { g, (int32_t) r };
         ref[i] = (avrm_gpid_t) { .lpid = r, .pgid = (avrm_pgid_t) g };
     }
-    CHECK(avrm_map_build_multi(ctx, pars, NG, src, N, &m.m) == AVRM_OK);
+    CHECK(avrm_map_build_multi_compact(ctx, pars, NG, src, N, &m.m) == AVRM_OK);
     CHECK(m.m.mode == AVRM_MODE_MSEG && m.m.u.mseg.lut != NULL && tu_check(ctx, &m));
     CHECK(m.m.path == AVRM_PATH_GENERIC);
+    avrm_map_release(ctx, &m.m);
+    /* as a communicator's map: MLUT (a pgid beyond 255), never MSEG */
+    CHECK(avrm_map_build_multi(ctx, pars, NG, src, N, &m.m) == AVRM_OK);
+    CHECK(m.m.mode == AVRM_MODE_MLUT && tu_check(ctx, &m));
     avrm_map_release(ctx, &m.m);
     /* groups 0 and 1 only, in a context with 300 groups: still MLUT32 */
     for (uint32_t i = 0; i < N; i++) {

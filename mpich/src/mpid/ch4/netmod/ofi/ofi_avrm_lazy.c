@@ -343,8 +343,10 @@ int MPIDI_OFI_addr_on_demand_nics(void)
  * *first, or where the AV puts it when *first is FI_ADDR_NOTAVAIL (then
  * *first is set). FI_AV_TABLE gives consecutive indices; anything else (a
  * name the AV already holds answers with its old index) is an error
- * naming whose block it is. */
-static int insert_block(int nic, const char *names, int n, fi_addr_t * first, const char *whose)
+ * naming whose block it is: `whose`, then `rank` when it is >= 0 (formatted
+ * on failure only: first contact pays no snprintf). */
+static int insert_block(int nic, const char *names, int n, fi_addr_t * first, const char *whose,
+                        int64_t rank)
 {
     int mpi_errno = MPI_SUCCESS;
     struct fid_av *av = MPIDI_OFI_global.ctx[MPIDI_OFI_get_ctx_index(NULL, 0, nic)].av;
@@ -357,8 +359,11 @@ static int insert_block(int nic, const char *names, int n, fi_addr_t * first, co
     for (int k = 1; ok && k < n; k++)
         ok = got[k] == got[0] + k;
     if (!ok) {
-        snprintf(why, sizeof(why), "%s: fi_av_insert of %d endpoint name(s) into NIC %d's AV "
-                 "returned %d (%s), fi_addr %#" PRIx64 " where %s", whose, n, nic, ret,
+        char rk[24] = "";
+        if (rank >= 0)
+            snprintf(rk, sizeof(rk), " %" PRId64, rank);
+        snprintf(why, sizeof(why), "%s%s: fi_av_insert of %d endpoint name(s) into NIC %d's AV "
+                 "returned %d (%s), fi_addr %#" PRIx64 " where %s", whose, rk, n, nic, ret,
                  ret < 0 ? fi_strerror(-ret) : "count", (uint64_t) got[0],
                  n > 1 ? "a block of consecutive indices, the same in every NIC's AV, belongs "
                  "(a peer connected to as a dynamic one first keeps its old index)" :
@@ -370,6 +375,18 @@ static int insert_block(int nic, const char *names, int n, fi_addr_t * first, co
     return mpi_errno;
   fn_fail:
     goto fn_exit;
+}
+
+/* A peer's block of n names into every NIC's AV at one index (*first as
+ * for insert_block: FI_ADDR_NOTAVAIL takes NIC 0's choice for all). */
+static int insert_in_every_nic(const char *names, int n, fi_addr_t * first, const char *whose,
+                               int64_t rank)
+{
+    int mpi_errno = MPI_SUCCESS;
+
+    for (int nic = 0; nic < block_nics && !mpi_errno; nic++)
+        mpi_errno = insert_block(nic, names, n, first, whose, rank);
+    return mpi_errno;
 }
 
 /* Post-init, on demand over several VNIs or NICs (their contexts exist
@@ -411,11 +428,11 @@ int MPIDI_OFI_addr_publish_endpoints(void)
         /* NIC 0's AV holds my root at 0 (on_demand_init): the rest after
          * it; every other NIC's AV the whole block at 0 */
         fi_addr_t at = 1;
-        mpi_errno = insert_block(0, mine + len, total - 1, &at, "this process's own NICs");
+        mpi_errno = insert_block(0, mine + len, total - 1, &at, "this process's own NICs", -1);
         MPIR_ERR_CHECK(mpi_errno);
         for (int nic = 1; nic < total; nic++) {
             at = 0;
-            mpi_errno = insert_block(nic, mine, total, &at, "this process's own NICs");
+            mpi_errno = insert_block(nic, mine, total, &at, "this process's own NICs", -1);
             MPIR_ERR_CHECK(mpi_errno);
         }
         MPIDI_OFI_global.endpoints.world = UINT32_MAX;
@@ -550,11 +567,9 @@ static int resolve_locked(uint32_t lpid, fi_addr_t * out)
         if (!mpi_errno)
             mpi_errno = get_other_names(lpid, names, block_nics);
         MPIR_ERR_CHECK(mpi_errno);
-        snprintf(why, sizeof(why), "the address of rank %u", lpid);
-        for (int nic = 0; nic < block_nics; nic++) {
-            mpi_errno = insert_block(nic, (const char *) names, block_nics, &addr, why);
-            MPIR_ERR_CHECK(mpi_errno);
-        }
+        mpi_errno = insert_in_every_nic((const char *) names, block_nics, &addr,
+                                        "the address of rank", lpid);
+        MPIR_ERR_CHECK(mpi_errno);
     }
     mpi_errno = MPIDIU_av_set_addr_locked(0, (int) lpid, addr);
     MPIR_ERR_CHECK(mpi_errno);
@@ -736,11 +751,9 @@ int MPIDI_OFI_av_insert_dynamic(int ctx_idx, const void *name, size_t len, fi_ad
                              "**fail", "**fail %s", "a connecting process's address differs in "
                              "length from this provider's");
         *addr = FI_ADDR_NOTAVAIL;
-        for (int nic = 0; nic < block_nics; nic++) {
-            mpi_errno = insert_block(nic, (const char *) name, 1, addr,
-                                     "a dynamic peer (spawn, connect)");
-            MPIR_ERR_CHECK(mpi_errno);
-        }
+        mpi_errno = insert_in_every_nic((const char *) name, 1, addr,
+                                        "a dynamic peer (spawn, connect)", -1);
+        MPIR_ERR_CHECK(mpi_errno);
         goto fn_exit;
     }
     MPIDI_OFI_VCI_CALL(fi_av_insert(MPIDI_OFI_global.ctx[ctx_idx].av, name, 1, addr, 0ULL,
