@@ -22,13 +22,15 @@
  *   mlut    merge of the world with NCHILD spawned processes (two groups)
  *   mlut-rand  that merge split with a random key (groups interleaved)
  * NCHILD=0 leaves out spawn, mlut and mlut-rand.
- * Table maps ("tables" for G; only these regions run): the two modes that
- * libavrm gives a communicator only beyond the worlds above:
+ * Table maps ("tables" for G; only these regions run): two shapes the
+ * worlds above do not reach:
  *   lut16   the world split by a fixed random permutation, NP > AVRM_ILUT_MAX
  *           (16) ranks: a table of 16-bit lpids (an ILUT up to 16)
  *   mseg    the merge with NCHILD spawned processes in three runs (parents'
- *           lower half, the children, the upper half), NP + NCHILD >= 10:
- *           three 12-byte segments, smaller than MLUT32's 4 B per rank
+ *           lower half, the children, the upper half), NP + NCHILD >= 10: a
+ *           group of that shape takes MSEG (three 12-byte segments); a
+ *           communicator takes MLUT32 (communicators never take MSEG: its
+ *           lookup is the generic class's, src/core/avrm_build.c)
  * (test/insns: NP 18, NCHILD 2.) The mode a map takes is the measurer's
  * MODES_CSV row; a world too small for these modes gives others there.
  * Generations (G > 0, the paper's Fig. 19; only these regions run): put-genN
@@ -258,6 +260,20 @@ static void mseg_region(MPI_Comm merged, int np)
     MPI_Comm_free(&mixed);
 }
 
+/* the regions over the merge of the parents (low) and the spawned group
+ * (high) that inter joins; np: the parents' count. Frees and disconnects. */
+static void merged_regions(MPI_Comm inter, int high, int np, int tables)
+{
+    MPI_Comm merged;
+    MPI_Intercomm_merge(inter, high, &merged);
+    if (tables)
+        mseg_region(merged, np);
+    else
+        multi_group(merged);
+    MPI_Comm_free(&merged);
+    MPI_Comm_disconnect(&inter);
+}
+
 /* the world in a fixed random order: lut (an ILUT up to 16 ranks), lut16 */
 static void permuted_region(const char *mode, int rank, int np)
 {
@@ -319,7 +335,7 @@ static void generations(int gens)
 int main(int argc, char **argv)
 {
     int rank, np, nchild;
-    MPI_Comm parent, inter, merged;
+    MPI_Comm parent, inter;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
@@ -333,13 +349,7 @@ int main(int argc, char **argv)
     if (child) {                /* spawned: take part in the multi-group regions only */
         int pnp;
         MPI_Comm_remote_size(parent, &pnp);
-        MPI_Intercomm_merge(parent, 1, &merged);
-        if (tables)
-            mseg_region(merged, pnp);
-        else
-            multi_group(merged);
-        MPI_Comm_free(&merged);
-        MPI_Comm_disconnect(&parent);
+        merged_regions(parent, 1, pnp, tables);
         MPI_Finalize();
         return 0;
     }
@@ -359,24 +369,16 @@ int main(int argc, char **argv)
 
     if (gens > 0)
         generations(gens);
-    else if (tables) {
-        MPI_Comm_spawn(argv[0], argv + 1, nchild, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter,
-                       MPI_ERRCODES_IGNORE);
-        MPI_Intercomm_merge(inter, 0, &merged);
-        mseg_region(merged, np);
-        MPI_Comm_free(&merged);
-        MPI_Comm_disconnect(&inter);
-        permuted_region("lut16", rank, np);
-    } else {
+    else {
         if (nchild > 0) {       /* the children get the same arguments (argv[argc] is NULL) */
             MPI_Comm_spawn(argv[0], argv + 1, nchild, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter,
                            MPI_ERRCODES_IGNORE);
-            MPI_Intercomm_merge(inter, 0, &merged);
-            multi_group(merged);
-            MPI_Comm_free(&merged);
-            MPI_Comm_disconnect(&inter);
+            merged_regions(inter, 0, np, tables);
         }
-        single_group(rank, np);
+        if (tables)
+            permuted_region("lut16", rank, np);
+        else
+            single_group(rank, np);
     }
 
     pvar_fini();
