@@ -23,14 +23,15 @@
  *   mlut-rand  that merge split with a random key (groups interleaved)
  * NCHILD=0 leaves out spawn, mlut and mlut-rand.
  * Table maps ("tables" for G; only these regions run): two shapes the
- * worlds above do not reach:
+ * worlds above do not build:
  *   lut16   the world split by a fixed random permutation, NP > AVRM_ILUT_MAX
  *           (16) ranks: a table of 16-bit lpids (an ILUT up to 16)
  *   mseg    the merge with NCHILD spawned processes in three runs (parents'
  *           lower half, the children, the upper half), NP + NCHILD >= 10: a
- *           group of that shape takes MSEG (three 12-byte segments); a
- *           communicator takes MLUT32 (communicators never take MSEG: its
- *           lookup is the generic class's, src/core/avrm_build.c)
+ *           group of that shape takes MSEG (three 12-byte segments), a
+ *           communicator MLUT32, as mlut-rand (MSEG's lookup is the generic
+ *           class's: communicators never take it, src/core/avrm_build.c);
+ *           the region shows that they do not
  * (test/insns: NP 18, NCHILD 2.) The mode a map takes is the measurer's
  * MODES_CSV row; a world too small for these modes gives others there.
  * Generations (G > 0, the paper's Fig. 19; only these regions run): put-genN

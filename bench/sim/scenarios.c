@@ -241,9 +241,9 @@ const scen_t scens[] = {
     { "reorder10", "paper", "10 randomly reordered dups of world (Fig 13)", sc_reorder, 10, 0, 1u << 21, { FEAT_LUT16 } },
     { "reorder100","paper", "100 randomly reordered dups of world (Fig 13)", sc_reorder, 100, 0, 1u << 21, { FEAT_LUT16 } },
     { "spawn10",   "paper", "merged world+spawned(N/16) + 10 reordered dups (Fig 14)", sc_spawn, 10, 0, 1u << 21,
-      { FEAT_MLUT32 } },   /* MSEG: groups only (a communicator never takes it) */
+      { FEAT_MSEG, FEAT_MLUT32 } },
     { "spawn100",  "paper", "merged world+spawned(N/16) + 100 reordered dups (Fig 14)", sc_spawn, 100, 0, 1u << 21,
-      { FEAT_MLUT32 } },   /* MSEG: groups only (a communicator never takes it) */
+      { FEAT_MSEG, FEAT_MLUT32 } },
     { "nek5000",   "apps",  "Nek5000: 86 dups of world", sc_nek, 0, 0, 1u << 24, { 0 } },
     { "nwchem",    "apps",  "NWChem: 2-D grid row+col splits, 50 RMA-window dups", sc_nwchem, 0, 0, 1u << 24, { 0 } },
     { "lsms",      "apps",  "LSMS: master + walkers of 100 (me = rank 1)", sc_lsms, 0, 1, 1u << 24, { FEAT_EXCEPT } },

@@ -98,6 +98,7 @@ FEATURES = [
     ("grid", "kumar252", "ours-nogrid", None),
     ("lut16", "reorder10", "ours-nolut16", (4096, 65536)),
     ("lut16", "reorder100", "ours-nolut16", (4096, 65536)),
+    ("join", "spawn100", "ours-nomseg", None),
     ("mlut32", "spawn100", "ours-nomlut32", None),
     ("share", "repeat100", "ours-noshare", None),
     ("share", "nodesplit100", "ours-noshare", None),

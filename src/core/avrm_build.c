@@ -29,8 +29,9 @@ typedef struct seq {
     const avrm_rankmap_t *const *parents;      /* avrm_map_build_multi */
     const avrm_src_t *src;
     const avrm_gpid_t *gpids;                  /* avrm_map_build_gpids */
-    int compact;                               /* *_compact builders: a single-group
-                                                * result of few runs becomes MSEG */
+    int compact;                               /* *_compact builders (groups): a result
+                                                * of few runs becomes MSEG; never a
+                                                * communicator's (send) map */
 } seq_t;
 
 static inline avrm_lpid_t seq_at(const seq_t *s, uint32_t i, avrm_pgid_t *pg)

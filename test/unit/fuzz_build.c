@@ -131,8 +131,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             t->n = n;
             t->ref = malloc(n * sizeof(*t->ref));
             for (uint32_t i = 0; i < n; i++) t->ref[i] = tp[src[i].parent]->ref[src[i].rank];
-            if (((op >> 3) & 1 ? avrm_map_build_multi_compact(ctx, pars, 2, src, n, &t->m)
-                               : avrm_map_build_multi(ctx, pars, 2, src, n, &t->m)) != AVRM_OK)
+            int compact = (op >> 3) & 1;
+            if ((compact ? avrm_map_build_multi_compact(ctx, pars, 2, src, n, &t->m)
+                         : avrm_map_build_multi(ctx, pars, 2, src, n, &t->m)) != AVRM_OK)
+                abort();
+            if (!compact && t->m.mode == AVRM_MODE_MSEG)    /* a send map never takes MSEG */
                 abort();
             break;
         }

@@ -226,7 +226,7 @@ static void test_alloc_failures(void)
         fail_each(ctx, b_single, &b);
         const avrm_rankmap_t *pars[2] = { &w.m, &w1.m };
         avrm_src_t src[340];
-        for (int v = 0; v < 2; v++) {                        /* mseg, mlut */
+        for (int v = 0; v < 2; v++) {                        /* join, mlut */
             for (uint32_t i = 0; i < 340; i++)
                 src[i] = v ? (avrm_src_t) { i % 2, (int32_t) (i % 40) }
                            : (avrm_src_t) { i >= 300, (int32_t) (i >= 300 ? i - 300 : i) };

@@ -292,7 +292,7 @@ static int make_parents(avrm_ctx_t *ctx, uint32_t w, tmap_t *p)
     k += tu_build(ctx, &p[0], map, n, &p[k]);                   /* grid */
     n = tu_gen(G_PERM, w, map);
     k += tu_build(ctx, &p[0], map, n, &p[k]);                   /* lut16 / lut */
-    /* multi: world + group 1 interleaved (mlut) and concatenated (mseg) */
+    /* multi: world + group 1 interleaved (mlut) and concatenated (join) */
     const avrm_rankmap_t *pars[2] = { &p[0].m, NULL };
     tmap_t g1;
     tu_world(ctx, &g1, 1);

@@ -79,8 +79,10 @@ static void run_seed(unsigned long seed, uint32_t w, int steps)
             t->n = n;
             t->ref = malloc(n * sizeof(*t->ref));
             for (uint32_t i = 0; i < n; i++) t->ref[i] = tp[src[i].parent]->ref[src[i].rank];
-            avrm_status_t st = tu_below(2) ? avrm_map_build_multi(ctx, pars, 2, src, n, &t->m)
-                                           : avrm_map_build_multi_compact(ctx, pars, 2, src, n, &t->m);
+            int compact = (int) tu_below(2);
+            avrm_status_t st = compact ? avrm_map_build_multi_compact(ctx, pars, 2, src, n, &t->m)
+                                       : avrm_map_build_multi(ctx, pars, 2, src, n, &t->m);
+            CHECK(st != AVRM_OK || compact || t->m.mode != AVRM_MODE_MSEG);   /* send maps: no MSEG */
             if (st != AVRM_OK) {
                 CHECK(0);
                 free(t->ref);

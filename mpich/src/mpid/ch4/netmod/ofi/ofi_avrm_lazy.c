@@ -350,7 +350,7 @@ static int insert_block(int nic, const char *names, int n, fi_addr_t * first, co
 {
     int mpi_errno = MPI_SUCCESS;
     struct fid_av *av = MPIDI_OFI_global.ctx[MPIDI_OFI_get_ctx_index(NULL, 0, nic)].av;
-    fi_addr_t got[MPIDI_OFI_MAX_NICS];
+    fi_addr_t got[MPIDI_OFI_MAX_NICS] = { FI_ADDR_NOTAVAIL };     /* read on failure too */
     char why[320];
 
     int ret = fi_av_insert(av, names, n, got, 0ULL, NULL);
@@ -722,15 +722,16 @@ int MPIDI_OFI_av_name(int ctx_idx, fi_addr_t w, void *name, size_t * len)
  * address in context ctx_idx's AV, inserted now, or a log entry with that
  * name in every VNI's slot (a dynamic peer is addressed on VNI 0; the
  * others' AVs keep the one index sequence) that each AV replays on use;
- * the entry it has when logged before. */
+ * the entry it has when logged before. The log and the NICs' blocks take
+ * MPIDIU_THREAD_UTIL_MUTEX, as first contact does (one index sequence). */
 int MPIDI_OFI_av_insert_dynamic(int ctx_idx, const void *name, size_t len, fi_addr_t * addr)
 {
     int mpi_errno = MPI_SUCCESS;
 
+    MPIR_ERR_CHKANDJUMP1((av_log.on || block_nics > 1) && len != MPIDI_OFI_global.addrnamelen,
+                         mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s",
+                         "a connecting process's address differs in length from this provider's");
     if (av_log.on) {
-        MPIR_ERR_CHKANDJUMP1(len != MPIDI_OFI_global.addrnamelen, mpi_errno, MPI_ERR_OTHER,
-                             "**fail", "**fail %s", "a connecting process's address differs in "
-                             "length from this provider's");
         MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
         int64_t old = log_find(name, av_log.len);
         uint64_t w = (uint64_t) old;
@@ -747,12 +748,11 @@ int MPIDI_OFI_av_insert_dynamic(int ctx_idx, const void *name, size_t len, fi_ad
     }
     if (block_nics > 1) {
         /* its root endpoint alone, at one index in every NIC's AV */
-        MPIR_ERR_CHKANDJUMP1(len != MPIDI_OFI_global.addrnamelen, mpi_errno, MPI_ERR_OTHER,
-                             "**fail", "**fail %s", "a connecting process's address differs in "
-                             "length from this provider's");
         *addr = FI_ADDR_NOTAVAIL;
+        MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
         mpi_errno = insert_in_every_nic((const char *) name, 1, addr,
                                         "a dynamic peer (spawn, connect)", -1);
+        MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
         MPIR_ERR_CHECK(mpi_errno);
         goto fn_exit;
     }
