@@ -12,7 +12,12 @@
 # P = 64 on 2 CPUs, so its slopes span fewer points, as slopes.csv's nps
 # column says; over sockets at ONDEMAND_SOCKETS_NPS, default the same: its
 # processes hold ~15 MB where tcp;ofi_rxm's hold ~100 MB, so sockets alone
-# reaches P = 256 in 23 GB); emulated nodes of
+# reaches P = 256 in 23 GB; "tcp;ofi_rxm+lean", tcp;ofi_rxm with
+# ONDEMAND_LEAN_ENV, default FI_OFI_RXM_BUFFER_SIZE=4096
+# FI_OFI_RXM_MSG_RX_SIZE=16: ofi_rxm's receive buffers, ~70 of the ~97 MB
+# a process holds at P = 16 with the defaults, made small enough that 256
+# processes fit, at ONDEMAND_LEAN_NPS, default "64 128 256": memory only,
+# no Open MPI, no MPI_Init instruction counts); emulated nodes of
 # ONDEMAND_NODE (8) consecutive ranks for the MPICH builds. Each run is
 # bench/real/ondemand.c: heap (mallinfo2, no tcache) and RSS per process
 # right after MPI_Init, after a 2-D stencil, after an MPI_Alltoall; MPI_Init
@@ -29,7 +34,7 @@
 # Oversubscribed: our builds yield (MPIR_CVAR_CH4_POLLS_BEFORE_YIELD=1),
 # stock preloads yieldshim.so, Open MPI yields by itself.
 # Environment: MPICH_PATCHED, MPICH_STOCK, LIBS ("ours-lazy ours-eager stock ompi"),
-# ONDEMAND_NPS, ONDEMAND_OMPI_NPS, ONDEMAND_SOCKETS_NPS, ONDEMAND_PROVIDERS, ONDEMAND_NODE, ONDEMAND_INIT_REPS (2), NICE (10),
+# ONDEMAND_NPS, ONDEMAND_OMPI_NPS, ONDEMAND_SOCKETS_NPS, ONDEMAND_LEAN_NPS, ONDEMAND_LEAN_ENV, ONDEMAND_PROVIDERS, ONDEMAND_NODE, ONDEMAND_INIT_REPS (2), NICE (10),
 # REPORT_COMMAND (the command SUMMARY.md names; bench/run ondemand sets it).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -38,10 +43,18 @@ out=${1:-$top/bench/out/ondemand}
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 : "${MPICH_PATCHED:=$top/mpich-build/mpich-patched}" "${MPICH_STOCK:=$top/mpich-build/mpich-stock}"
 : "${LIBS:=ours-lazy ours-eager stock ompi}" "${ONDEMAND_NPS:=8 16 32 64 128}"
-: "${ONDEMAND_PROVIDERS:=tcp;ofi_rxm sockets}" "${ONDEMAND_NODE:=8}" "${NICE:=10}"
+: "${ONDEMAND_PROVIDERS:=tcp;ofi_rxm sockets tcp;ofi_rxm+lean}" "${ONDEMAND_NODE:=8}" "${NICE:=10}"
 : "${ONDEMAND_OMPI_NPS:=$ONDEMAND_NPS}" "${ONDEMAND_SOCKETS_NPS:=$ONDEMAND_NPS}"
+: "${ONDEMAND_LEAN_NPS:=64 128 256}"
+: "${ONDEMAND_LEAN_ENV:=FI_OFI_RXM_BUFFER_SIZE=4096 FI_OFI_RXM_MSG_RX_SIZE=16}"
 # the process counts of a provider
-nps_of() { [ "$1" = sockets ] && echo "$ONDEMAND_SOCKETS_NPS" || echo "$ONDEMAND_NPS"; }
+nps_of() {
+    case $1 in
+        sockets) echo "$ONDEMAND_SOCKETS_NPS" ;;
+        *+lean) echo "$ONDEMAND_LEAN_NPS" ;;
+        *) echo "$ONDEMAND_NPS" ;;
+    esac
+}
 . "$top/test/mpienv.sh"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 MPIR_CVAR_AVRM_REPORT=0
 failed=""
@@ -51,11 +64,12 @@ prefix_of() { case $1 in ours*) echo "$MPICH_PATCHED" ;; stock) echo "$MPICH_STO
 # the memory runs and the MPI_Init instruction counts): the provider,
 # emulated nodes of ONDEMAND_NODE consecutive ranks, the library's own
 mpich_env() {
-    echo "FI_PROVIDER=$2 MPIR_CVAR_NUM_CLIQUES=$(( ($3 + ONDEMAND_NODE - 1) / ONDEMAND_NODE )) MPIR_CVAR_CLIQUES_BY_BLOCK=1"
+    case $2 in *+lean) echo "$ONDEMAND_LEAN_ENV" ;; esac
+    echo "FI_PROVIDER=${2%+lean} MPIR_CVAR_NUM_CLIQUES=$(( ($3 + ONDEMAND_NODE - 1) / ONDEMAND_NODE )) MPIR_CVAR_CLIQUES_BY_BLOCK=1"
     ondemand_lib_env "$1" "$out/yieldshim.so"
 }
 echo "== run-ondemand.sh $out, $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, commit $(git -C "$top" rev-parse --short HEAD 2>/dev/null) =="
-echo "LIBS=\"$LIBS\" ONDEMAND_NPS=\"$ONDEMAND_NPS\" ONDEMAND_OMPI_NPS=\"$ONDEMAND_OMPI_NPS\" ONDEMAND_SOCKETS_NPS=\"$ONDEMAND_SOCKETS_NPS\" ONDEMAND_PROVIDERS=\"$ONDEMAND_PROVIDERS\" ONDEMAND_NODE=$ONDEMAND_NODE" | tee "$out/settings.txt"
+echo "LIBS=\"$LIBS\" ONDEMAND_NPS=\"$ONDEMAND_NPS\" ONDEMAND_OMPI_NPS=\"$ONDEMAND_OMPI_NPS\" ONDEMAND_SOCKETS_NPS=\"$ONDEMAND_SOCKETS_NPS\" ONDEMAND_LEAN_NPS=\"$ONDEMAND_LEAN_NPS\" ONDEMAND_LEAN_ENV=\"$ONDEMAND_LEAN_ENV\" ONDEMAND_PROVIDERS=\"$ONDEMAND_PROVIDERS\" ONDEMAND_NODE=$ONDEMAND_NODE" | tee "$out/settings.txt"
 
 libs=""
 for lib in $LIBS; do
@@ -78,7 +92,7 @@ for prov in $ONDEMAND_PROVIDERS; do
         for lib in $libs; do
             exe=$out/bin-$lib/ondemand
             case $lib in
-                ompi) [ "$prov" = sockets ] && continue   # one row for Open MPI: ob1/tcp
+                ompi) [ "$prov" = "tcp;ofi_rxm" ] || continue   # one row for Open MPI: ob1/tcp
                       case " $ONDEMAND_OMPI_NPS " in *" $np "*) ;; *) continue ;; esac
                       set -- mpirun.openmpi --oversubscribe --mca pml ob1 --mca btl self,vader,tcp \
                           -x GLIBC_TUNABLES=glibc.malloc.tcache_count=0 -n "$np" "$exe" ompi-ob1 "$prov" "$csv" ;;
@@ -103,6 +117,7 @@ done
 icsv=$out/initinsns.csv
 echo "library,provider,np,rep,init_insns" > "$icsv"
 for prov in $ONDEMAND_PROVIDERS; do
+    case $prov in *+lean) continue ;; esac    # memory only
     for np in $(nps_of "$prov"); do
         for lib in $libs; do
             case $lib in ompi) continue ;; esac

@@ -239,7 +239,10 @@ def ondemand_summary(out, command):
       "(MPIR_CVAR_AVRM_ON_DEMAND_AV=1: it engages over tcp;ofi_rxm; sockets stays eager, "
       "the report says why), ours-eager sets it to 0, stock is MPICH 4.0.2 from the same "
       "tarball and options, ompi-ob1 is Debian's Open MPI (ob1 over self/vader/tcp, one node: "
-      "it ignores FI_PROVIDER, so its row repeats under each provider).")
+      "it ignores FI_PROVIDER, so its row repeats under each provider). tcp;ofi_rxm+lean is "
+      "tcp;ofi_rxm with ofi_rxm's receive buffers made small (the settings' ONDEMAND_LEAN_ENV) so "
+      "that P = 256 fits this machine's 23 GB, the libraries alike: heap and RSS only, at the "
+      "settings' ONDEMAND_LEAN_NPS.")
     p()
     for point, title in (("init", "right after MPI_Init"), ("stencil", "after the stencil"),
                          ("alltoall", "after the all-to-all")):
