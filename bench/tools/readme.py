@@ -104,6 +104,7 @@ def ondemand_rows():
         cells.append(fmt(slopes[("ompi-ob1", PROVIDER, point)]) if ("ompi-ob1", PROVIDER, point) in slopes else "-")
         out.append([f"heap growth per added peer {what}, {PROVIDER} (mean over processes)"] + cells
                    + [figures_of("ondemand")])
+    out += heap_rows()
     whole = {(int(r["N"]), r["provider"], r["application"], r["library"]): float(r["bytes_per_process"])
              for r in rows_of("ondemand", "wholeproc.csv")}
     if not whole:
@@ -122,6 +123,30 @@ def ondemand_rows():
     out.append([f"instructions of one process in `MPI_Init` ({', '.join(launchers)}; "
                 f"P = {', '.join(map(str, nps))} on emulated hosts)", insns("ours-lazy"), insns("stock"), "-",
                 figures_of("ondemand-pmi")])
+    return out
+
+
+def heap_rows():
+    """The whole heap per process after MPI_Init over tcp;ofi_rxm at the
+    largest P of each series: ofi_rxm's defaults, and its small receive
+    buffers (the settings' ONDEMAND_LEAN_ENV, the +lean provider)."""
+    heap = {(r["library"], r["provider"], int(r["np"])): float(r["heap_mean"])
+            for r in rows_of("ondemand", "ondemand.csv") if r["point"] == "init"}
+    with open(os.path.join(RESULTS, "ondemand", "settings.txt")) as f:
+        m = re.search(r'ONDEMAND_LEAN_ENV="([^"]*)"', f.read())
+    if not m:
+        missing("ondemand", "ONDEMAND_LEAN_ENV in settings.txt")
+    out = []
+    for prov, what in ((PROVIDER, "ofi_rxm's defaults"),
+                       (PROVIDER + "+lean", "`" + m.group(1) + "`")):
+        nps = [k[2] for k in heap if k[0] == "ours-lazy" and k[1] == prov]
+        if not nps:
+            missing("ondemand", f"ours-lazy {prov} init rows in ondemand.csv")
+        n = max(nps)
+        cells = [fmt(one(heap, (lib, prov, n), "ondemand", "ondemand.csv")) for lib in ("ours-lazy", "stock")]
+        cells.append(fmt(heap[("ompi-ob1", PROVIDER, n)]) if ("ompi-ob1", PROVIDER, n) in heap else "-")
+        out.append([f"whole heap right after `MPI_Init`, {PROVIDER}, {what}, P = {n} (mean over processes)"]
+                   + cells + [figures_of("ondemand")])
     return out
 
 
