@@ -23,12 +23,14 @@
 #            AVTEST_EXPECT_ON_DEMAND=1 for the tests that check it (several
 #            VNIs too: each VNI's AV catches up on first use).
 # testlist lines: name nprocs [arg=ARG ...] [env=VAR=VAL ...] [configs=a,b]
-#                 [xfail=reason]
+#                 [xfail=reason] [aborts=TEXT]
 # configs= limits an entry to some placements (large sizes run in one or two
 # placements each to keep the whole run near 6 minutes on 2 cores).
 # A run passes when it exits 0 and prints "No Errors"; an xfail entry (one
 # line: one test at one np) that fails is reported XFAIL and counted as
 # neither passed nor failed, one that passes is reported XPASS (passed).
+# An aborts= entry tests an error: it passes when the job ends non-zero
+# before the timeout and its output holds TEXT (underscores read as spaces).
 # A configs= name that is no placement is a failure of that entry; an entry
 # none of whose configs= placements is in AVTEST_CONFIGS is a SKIP line,
 # counted in "skipped: N" before the closing line. A DIR or DIR/NAME argument
@@ -53,12 +55,6 @@ cc=$prefix/bin/mpicc fc=$prefix/bin/mpifort mpiexec=$prefix/bin/mpiexec
 if [ -z "$list" ] && { [ ! -x "$cc" ] || [ ! -x "$mpiexec" ]; }; then
     echo "runtests: no mpicc/mpiexec in $prefix/bin" >&2; exit 2
 fi
-
-# A per-VCI build (--enable-thread-cs=per-vci) uses its first NIC on demand
-# (ofi_avrm_lazy.c, one_nic_reason): comm/multinic expects that of it.
-case $("$prefix/bin/mpichversion" 2>/dev/null) in
-    *--enable-thread-cs=per-vci*) export AVTEST_PER_VCI_BUILD=1 ;;
-esac
 
 config_env() {
     case $1 in
@@ -152,13 +148,14 @@ for tl in "$here"/*/testlist; do
     grep -v '^[[:space:]]*\(#\|$\)' "$tl" > "$out/$dir/.testlist"
     while read -r name np rest; do
         selected "$dir" "$name" "$@" || continue
-        args="" envs="" xfail="" only=""
+        args="" envs="" xfail="" only="" aborts=""
         for w in $rest; do
             case $w in
                 configs=*) only=$(echo "${w#configs=}" | tr , ' ') ;;
                 arg=*) args="$args ${w#arg=}" ;;
                 env=*) envs="$envs ${w#env=}" ;;
                 xfail=*) xfail=${w#xfail=} ;;
+                aborts=*) aborts=$(echo "${w#aborts=}" | tr _ ' ') ;;
             esac
         done
         for cfg in $only; do
@@ -202,7 +199,14 @@ for tl in "$here"/*/testlist; do
             rc=$?
             secs=$(( $(date +%s) - s0 ))
             ok=0
-            [ $rc -eq 0 ] && grep -q "No Errors" "$rlog" && ok=1
+            if [ -n "$aborts" ]; then
+                # an error test: the job must end (not time out) with an
+                # error whose message holds the text
+                [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rc -ne 137 ] &&
+                    grep -qF "$aborts" "$rlog" && ok=1
+            else
+                [ $rc -eq 0 ] && grep -q "No Errors" "$rlog" && ok=1
+            fi
             if [ -n "$xfail" ] && [ $ok = 0 ]; then r="XFAIL ($xfail)"; nxfail=$((nxfail + 1))
             elif [ -n "$xfail" ]; then r=XPASS; pass=$((pass + 1))
             elif [ $ok = 1 ]; then r=PASS; pass=$((pass + 1))
