@@ -30,7 +30,8 @@
 # line: one test at one np) that fails is reported XFAIL and counted as
 # neither passed nor failed, one that passes is reported XPASS (passed).
 # An aborts= entry tests an error: it passes when the job ends non-zero
-# before the timeout and its output holds TEXT (underscores read as spaces).
+# before the timeout and its output holds TEXT (underscores read as spaces;
+# TEXT|TEXT2 for either of two texts).
 # A configs= name that is no placement is a failure of that entry; an entry
 # none of whose configs= placements is in AVTEST_CONFIGS is a SKIP line,
 # counted in "skipped: N" before the closing line. A DIR or DIR/NAME argument
@@ -146,7 +147,13 @@ for tl in "$here"/*/testlist; do
     mkdir -p "$out/$dir"
     # strip comments and blank lines
     grep -v '^[[:space:]]*\(#\|$\)' "$tl" > "$out/$dir/.testlist"
+    seen=" "
     while read -r name np rest; do
+        # a test listed again at the same size (other env= or arg=) logs to
+        # NAME.NP.CFG.N.log, N = its occurrence, so no run's log is overwritten
+        nth=$(( $(echo "$seen" | tr ' ' '\n' | grep -cxF "$name.$np") + 1 ))
+        seen="$seen$name.$np "
+        sfx=""; [ "$nth" -gt 1 ] && sfx=".$nth"
         selected "$dir" "$name" "$@" || continue
         args="" envs="" xfail="" only="" aborts=""
         for w in $rest; do
@@ -155,7 +162,7 @@ for tl in "$here"/*/testlist; do
                 arg=*) args="$args ${w#arg=}" ;;
                 env=*) envs="$envs ${w#env=}" ;;
                 xfail=*) xfail=${w#xfail=} ;;
-                aborts=*) aborts=$(echo "${w#aborts=}" | tr _ ' ') ;;
+                aborts=*) aborts=$(echo "${w#aborts=}" | tr '_|' ' \n') ;;
             esac
         done
         for cfg in $only; do
@@ -191,7 +198,7 @@ for tl in "$here"/*/testlist; do
             cenv=$(config_env "$cfg") || exit 2
             id="$dir/$name np=$np cfg=$cfg"
             [ -n "$list" ] && { echo "RUN $id"; continue; }
-            rlog=$out/$dir/$name.$np.$cfg.log
+            rlog=$out/$dir/$name.$np.$cfg$sfx.log
             s0=$(date +%s)
             # shellcheck disable=SC2086
             ns=""; [ "$cfg" = twonics ] && ns="unshare -n $here/twonics-ns.sh"
@@ -201,7 +208,8 @@ for tl in "$here"/*/testlist; do
             ok=0
             if [ -n "$aborts" ]; then
                 # an error test: the job must end (not time out) with an
-                # error whose message holds the text
+                # error whose message holds the text (or one of them: grep
+                # -F reads one pattern per line)
                 [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rc -ne 137 ] &&
                     grep -qF "$aborts" "$rlog" && ok=1
             else
