@@ -205,13 +205,13 @@ for tl in "$here"/*/testlist; do
             env $cenv $envs timeout -k 5 "$tmo" $ns "$mpiexec" -n "$np" "$exe" $args > "$rlog" 2>&1 < /dev/null
             rc=$?
             secs=$(( $(date +%s) - s0 ))
-            ok=0
+            ok=0 timed_out=0
+            case $rc in 124|137) timed_out=1 ;; esac
             if [ -n "$aborts" ]; then
                 # an error test: the job must end (not time out) with an
                 # error whose message holds the text (or one of them: grep
                 # -F reads one pattern per line)
-                [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rc -ne 137 ] &&
-                    grep -qF "$aborts" "$rlog" && ok=1
+                [ $rc -ne 0 ] && [ $timed_out = 0 ] && grep -qF "$aborts" "$rlog" && ok=1
             else
                 [ $rc -eq 0 ] && grep -q "No Errors" "$rlog" && ok=1
             fi
@@ -220,7 +220,7 @@ for tl in "$here"/*/testlist; do
             elif [ $ok = 1 ]; then r=PASS; pass=$((pass + 1))
             else
                 r=FAIL; fail=$((fail + 1))
-                [ $rc -eq 124 ] || [ $rc -eq 137 ] && r="FAIL (timeout ${tmo}s)"
+                [ $timed_out = 1 ] && r="FAIL (timeout ${tmo}s)"
             fi
             echo "$r $id (${secs}s)"
             echo "$r $id (${secs}s) rc=$rc env=[$cenv$envs] log=$rlog" >> "$log"
