@@ -1,12 +1,12 @@
 #!/bin/sh
 # Issue 15: what MPI_Init leaves on the heap per process, ours vs stock
 # built per-VCI (make mpich-vci mpich-vci-stock), for each NICSxVCIS[-rxm]
-# in CONFIGS (default "1x1 1x4 2x8 1x16 1x4-rxm": endpoints per process
-# 1, 4, 16, 16, 4) and np in NPS (default "8 16 32"), one
+# in CONFIGS (default "1x1 1x4 2x8 1x16 1x4-rxm 2x4-rxm": endpoints per
+# process 1, 4, 16, 16, 4, 8) and np in NPS (default "8 16 32"), one
 # emulated node per process (MPIR_CVAR_NOLOCAL=1: the netmod's addresses
 # only). VCIs: MPIR_CVAR_CH4_NUM_VCIS. Provider: sockets (test/mpienv.sh),
 # where ours stays eager; "-rxm": tcp;ofi_rxm, where ours addresses on
-# demand over every VNI (one NIC only). 1x16-rxm is left out of the
+# demand over every VNI and NIC. 1x16-rxm is left out of the
 # default: ofi_rxm's buffers per endpoint put each process near 0.8 GB of
 # RSS at 16 VCIs, and -n 32 does not fit a 23 GB machine (the OOM killer
 # ended it on 2026-11-27); CONFIGS=1x16-rxm NPS="8 16" runs it. Two NICs: the runs are made in a network namespace
@@ -22,7 +22,7 @@ set -eu
 ours=$1 stock=$2 out=$3
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
-: "${NPS:=8 16 32}" "${CONFIGS:=1x1 1x4 2x8 1x16 1x4-rxm}"
+: "${NPS:=8 16 32}" "${CONFIGS:=1x1 1x4 2x8 1x16 1x4-rxm 2x4-rxm}"
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 . "$top/test/mpienv.sh"
 # glibc's tcache off: mallinfo2 counts a chunk parked in a tcache bin as in use
@@ -49,7 +49,7 @@ for c in $CONFIGS; do
         eval prefix=\$$lib
         for np in $NPS; do
             # shellcheck disable=SC2086
-            env FI_PROVIDER="$prov" MPIR_CVAR_CH4_NUM_VCIS="$vcis" NICSHIM_SO="$out/nicshim.so" timeout 300 $ns \
+            env FI_PROVIDER="$prov" TWONICS_PROVIDER="$prov" MPIR_CVAR_CH4_NUM_VCIS="$vcis" NICSHIM_SO="$out/nicshim.so" timeout 300 $ns \
                 "$prefix/bin/mpiexec" -n "$np" \
                 "$out/commheap-$lib" "$lib" "$d/heap.csv" "$d/maps.csv" 1 none
         done

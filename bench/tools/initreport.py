@@ -77,7 +77,8 @@ def vci_init(out, secs, nps, configs, load0):
         "only PCI NICs). Over the sockets provider (test/mpienv.sh) ours keeps the eager "
         "address exchange (on-demand addressing needs a provider that names an unknown sender: "
         "doc/design.md), so those rows are eager against eager; over tcp;ofi_rxm ours addresses on "
-        "demand on every VNI (each VNI's AV catches up on first use) against stock's exchange."
+        "demand on every VNI and NIC (each VNI's AVs catch up on first use, a peer's NICs as one "
+        "block) against stock's exchange."
         % (now(), secs, load0, head_commit(), nps),
         "",
         md_table(["NICs x VCIs", "provider", "endpoints per process", "ours B/peer", "stock B/peer", "ours constant",

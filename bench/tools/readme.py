@@ -62,6 +62,11 @@ def span(values, form="{:.0f}", sep="-"):
     return lo if lo == hi else f"{lo}{sep}{hi}"
 
 
+def ompi_cell(table, key, form):
+    """Open MPI's cell: its figure as form writes it, "-" where the set did not run it."""
+    return form(table[key]) if key in table else "-"
+
+
 def address_rows():
     av = rows_of("real", "av.csv")
     stored = [float(r["bytes_per_peer"]) for r in av if r["library"] == "ours" and r["computed_av"] == "0"]
@@ -89,7 +94,7 @@ def comm_rows():
                         ("cart", "2-D `MPI_Cart_create`"), ("comm_group", "`MPI_Comm_group`"),
                         ("range_incl", "`MPI_Group_range_incl`"), ("win", "`MPI_Win_create`")):
         cells = [f"{one(slopes, (lib, shape), 'comm-memory', 'slopes.csv'):.1f} B" for lib in ("ours", "stock")]
-        cells.append(f"{slopes[('ompi', shape)]:.1f} B" if ("ompi", shape) in slopes else "-")
+        cells.append(ompi_cell(slopes, ("ompi", shape), "{:.1f} B".format))
         out.append([f"{what}: heap per process of the world (slope over P = {nps[0]}..{nps[-1]})"] + cells
                    + [figures_of("comm-memory")])
     return out
@@ -101,7 +106,7 @@ def ondemand_rows():
     out = []
     for point, what in (("init", "right after `MPI_Init`"), ("alltoall", "after an `MPI_Alltoall`")):
         cells = [fmt(one(slopes, (lib, PROVIDER, point), "ondemand", "slopes.csv")) for lib in ("ours-lazy", "stock")]
-        cells.append(fmt(slopes[("ompi-ob1", PROVIDER, point)]) if ("ompi-ob1", PROVIDER, point) in slopes else "-")
+        cells.append(ompi_cell(slopes, ("ompi-ob1", PROVIDER, point), fmt))
         out.append([f"heap growth per added peer {what}, {PROVIDER} (mean over processes)"] + cells
                    + [figures_of("ondemand")])
     out += heap_rows()
@@ -144,7 +149,7 @@ def heap_rows():
             missing("ondemand", f"ours-lazy {prov} init rows in ondemand.csv")
         n = max(nps)
         cells = [fmt(one(heap, (lib, prov, n), "ondemand", "ondemand.csv")) for lib in ("ours-lazy", "stock")]
-        cells.append(fmt(heap[("ompi-ob1", PROVIDER, n)]) if ("ompi-ob1", PROVIDER, n) in heap else "-")
+        cells.append(ompi_cell(heap, ("ompi-ob1", PROVIDER, n), fmt))
         out.append([f"whole heap right after `MPI_Init`, {PROVIDER}, {what}, P = {n} (mean over processes)"]
                    + cells + [figures_of("ondemand")])
     return out

@@ -16,6 +16,8 @@
  * of PCI addresses DOMAIN:BUS:DEV.FUNC of devices that exist (hwloc must
  * find them: MPICH asserts on an unknown one), as `twonics-ns.sh --pci`
  * picks them. Every other entry is left as the provider made it.
+ * NICSHIM_PLAIN_RANK=R: the process whose PMI_RANK is R gets no fake NIC
+ * (one NIC found: a node with fewer NICs than the others).
  * With "lo" and "eth0" on one host, MPICH then opens one endpoint per NIC
  * per VNI and exchanges all of them (patch 0009's arithmetic for nic > 0).
  *
@@ -109,11 +111,14 @@ static struct fake_nic *fake_new(const char *name, const struct fi_pci_attr *pci
     return n;
 }
 
-/* NICSHIM_PCI -> pci[]; returns how many */
+/* NICSHIM_PCI -> pci[]; returns how many (none in rank NICSHIM_PLAIN_RANK) */
 static int parse_pci(struct fi_pci_attr *pci)
 {
     const char *s = getenv("NICSHIM_PCI");
+    const char *plain = getenv("NICSHIM_PLAIN_RANK"), *rank = getenv("PMI_RANK");
     int n = 0;
+    if (plain && rank && !strcmp(plain, rank))
+        return 0;
     while (s && *s && n < MAX_FAKE) {
         unsigned d, b, dv, f;
         if (sscanf(s, "%x:%x:%x.%x", &d, &b, &dv, &f) != 4) {

@@ -23,12 +23,15 @@
 #            AVTEST_EXPECT_ON_DEMAND=1 for the tests that check it (several
 #            VNIs too: each VNI's AV catches up on first use).
 # testlist lines: name nprocs [arg=ARG ...] [env=VAR=VAL ...] [configs=a,b]
-#                 [xfail=reason]
+#                 [xfail=reason] [aborts=TEXT]
 # configs= limits an entry to some placements (large sizes run in one or two
 # placements each to keep the whole run near 6 minutes on 2 cores).
 # A run passes when it exits 0 and prints "No Errors"; an xfail entry (one
 # line: one test at one np) that fails is reported XFAIL and counted as
 # neither passed nor failed, one that passes is reported XPASS (passed).
+# An aborts= entry tests an error: it passes when the job ends non-zero
+# before the timeout and its output holds TEXT (underscores read as spaces;
+# TEXT|TEXT2 for either of two texts).
 # A configs= name that is no placement is a failure of that entry; an entry
 # none of whose configs= placements is in AVTEST_CONFIGS is a SKIP line,
 # counted in "skipped: N" before the closing line. A DIR or DIR/NAME argument
@@ -53,12 +56,6 @@ cc=$prefix/bin/mpicc fc=$prefix/bin/mpifort mpiexec=$prefix/bin/mpiexec
 if [ -z "$list" ] && { [ ! -x "$cc" ] || [ ! -x "$mpiexec" ]; }; then
     echo "runtests: no mpicc/mpiexec in $prefix/bin" >&2; exit 2
 fi
-
-# A per-VCI build (--enable-thread-cs=per-vci) uses its first NIC on demand
-# (ofi_avrm_lazy.c, one_nic_reason): comm/multinic expects that of it.
-case $("$prefix/bin/mpichversion" 2>/dev/null) in
-    *--enable-thread-cs=per-vci*) export AVTEST_PER_VCI_BUILD=1 ;;
-esac
 
 config_env() {
     case $1 in
@@ -150,15 +147,22 @@ for tl in "$here"/*/testlist; do
     mkdir -p "$out/$dir"
     # strip comments and blank lines
     grep -v '^[[:space:]]*\(#\|$\)' "$tl" > "$out/$dir/.testlist"
+    seen=" "
     while read -r name np rest; do
+        # a test listed again at the same size (other env= or arg=) logs to
+        # NAME.NP.CFG.N.log, N = its occurrence, so no run's log is overwritten
+        nth=$(( $(echo "$seen" | tr ' ' '\n' | grep -cxF "$name.$np") + 1 ))
+        seen="$seen$name.$np "
+        sfx=""; [ "$nth" -gt 1 ] && sfx=".$nth"
         selected "$dir" "$name" "$@" || continue
-        args="" envs="" xfail="" only=""
+        args="" envs="" xfail="" only="" aborts=""
         for w in $rest; do
             case $w in
                 configs=*) only=$(echo "${w#configs=}" | tr , ' ') ;;
                 arg=*) args="$args ${w#arg=}" ;;
                 env=*) envs="$envs ${w#env=}" ;;
                 xfail=*) xfail=${w#xfail=} ;;
+                aborts=*) aborts=$(echo "${w#aborts=}" | tr '_|' ' \n') ;;
             esac
         done
         for cfg in $only; do
@@ -194,21 +198,29 @@ for tl in "$here"/*/testlist; do
             cenv=$(config_env "$cfg") || exit 2
             id="$dir/$name np=$np cfg=$cfg"
             [ -n "$list" ] && { echo "RUN $id"; continue; }
-            rlog=$out/$dir/$name.$np.$cfg.log
+            rlog=$out/$dir/$name.$np.$cfg$sfx.log
             s0=$(date +%s)
             # shellcheck disable=SC2086
             ns=""; [ "$cfg" = twonics ] && ns="unshare -n $here/twonics-ns.sh"
             env $cenv $envs timeout -k 5 "$tmo" $ns "$mpiexec" -n "$np" "$exe" $args > "$rlog" 2>&1 < /dev/null
             rc=$?
             secs=$(( $(date +%s) - s0 ))
-            ok=0
-            [ $rc -eq 0 ] && grep -q "No Errors" "$rlog" && ok=1
+            ok=0 timed_out=0
+            case $rc in 124|137) timed_out=1 ;; esac
+            if [ -n "$aborts" ]; then
+                # an error test: the job must end (not time out) with an
+                # error whose message holds the text (or one of them: grep
+                # -F reads one pattern per line)
+                [ $rc -ne 0 ] && [ $timed_out = 0 ] && grep -qF "$aborts" "$rlog" && ok=1
+            else
+                [ $rc -eq 0 ] && grep -q "No Errors" "$rlog" && ok=1
+            fi
             if [ -n "$xfail" ] && [ $ok = 0 ]; then r="XFAIL ($xfail)"; nxfail=$((nxfail + 1))
             elif [ -n "$xfail" ]; then r=XPASS; pass=$((pass + 1))
             elif [ $ok = 1 ]; then r=PASS; pass=$((pass + 1))
             else
                 r=FAIL; fail=$((fail + 1))
-                [ $rc -eq 124 ] || [ $rc -eq 137 ] && r="FAIL (timeout ${tmo}s)"
+                [ $timed_out = 1 ] && r="FAIL (timeout ${tmo}s)"
             fi
             echo "$r $id (${secs}s)"
             echo "$r $id (${secs}s) rc=$rc env=[$cenv$envs] log=$rlog" >> "$log"

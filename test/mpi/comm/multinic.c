@@ -22,8 +22,6 @@
  *
  * On demand (the MPI_T pvar avrm_on_demand_nics above 0: the NICs of a
  * peer that first contact resolves), that pvar must be AVTEST_EXPECT_NICS,
- * or 1 in a per-VCI build (AVTEST_PER_VCI_BUILD, which runtests.sh sets from
- * mpichversion: such builds use their first NIC on demand, ofi_avrm_lazy.c),
  * and the NICs it names are the ones that must carry traffic.
  */
 #include "avtest_mode.h"
@@ -127,24 +125,23 @@ static int tcp_connections_at(int a, int b, int c, int d)
 /* With two NICs (AVTEST_EXPECT_NICS=2) and multi-NIC hashing, messages
  * travel over both: each NIC's address has connections. Where hashing is off
  * or one NIC is used (AVTEST_EXPECT_NIC1_IDLE=1: the control run of the
- * testlist, and on demand at MPICH's default NIC count, whatever
- * MPI_INFO_ENV's count of NICs found; or on demand in a per-VCI build) the
+ * testlist, and on demand with MPIR_CVAR_OFI_USE_MIN_NICS at MPICH's
+ * default NIC count, whatever MPI_INFO_ENV's count of NICs found) the
  * second NIC must carry nothing, so that this check is seen to fail without
  * hashing. Rank 0 looks (the namespace is shared by every process). */
 static void check_both_nics_used(void)
 {
     const char *nics = getenv("AVTEST_EXPECT_NICS"), *idle = getenv("AVTEST_EXPECT_NIC1_IDLE");
-    const char *per_vci = getenv("AVTEST_PER_VCI_BUILD");
     int want_idle = idle && !strcmp(idle, "1");
     unsigned long long od = 0;
     if (!av_read_ull_pvar("avrm_on_demand_nics", &od))
         av_err("no MPI_T pvar avrm_on_demand_nics");
     if (od && nics && *nics) {
-        unsigned long long want = per_vci && !strcmp(per_vci, "1") ? 1 : strtoull(nics, NULL, 10);
+        unsigned long long want = strtoull(nics, NULL, 10);
         av_ctx = "NICs resolved on demand";
         if (od != want)
-            av_err("MPI_T pvar avrm_on_demand_nics is %llu, expected %llu (%s)", od, want,
-                   want == 1 ? "per-VCI build: its first NIC" : "AVTEST_EXPECT_NICS");
+            av_err("MPI_T pvar avrm_on_demand_nics is %llu, expected %llu (AVTEST_EXPECT_NICS)",
+                   od, want);
         want_idle |= od == 1;
     }
     if (av_wrank != 0 || !nics || (strcmp(nics, "2") && !want_idle))

@@ -22,38 +22,48 @@
  * over sockets and ~1.35 KB over tcp;ofi_rxm, against the computed AV's
  * 8 B) and the report says so.
  *
+ * Several NICs (MPICH's count: every NIC found, or
+ * MPIR_CVAR_CH4_OFI_MAX_NICS): each NIC's context has an AV of its own, and
+ * first contact inserts the peer's NICs' endpoints as one block into every
+ * one of them, in the same order, so the peer's word w is the block's
+ * first index everywhere and its NIC k is w + k (MPIDI_OFI_endpoint_addr):
+ * no side table. MPI_Init's post-init publishes this process's other
+ * endpoints' names (one more PMI fence) and inserts its own block. Every
+ * peer must have as many NICs: no collective tells a process its peers'
+ * counts (stock's allreduce at post-init would contact log P peers), so a
+ * peer that published another count is an error at first contact naming
+ * the peer and the CVARs, where stock stops MPI_Init with
+ * **ofi_num_nics. At MPICH's defaults (every NIC found, and
+ * MPIR_CVAR_OFI_USE_MIN_NICS: the job's fewest, which no process knows
+ * before first contact) a process uses its first NIC on demand: its
+ * nearest (ofi_nic.c orders them so, rotated by local rank), which stock's
+ * messages take too except those it stripes over every NIC
+ * (MPIR_CVAR_CH4_OFI_ENABLE_MULTI_NIC_STRIPING, on by default, from 1 MiB)
+ * or hashes (off by default): one process's large messages get one NIC's
+ * bandwidth where stock's get them all. MPIR_CVAR_CH4_OFI_MAX_NICS=N, or
+ * MPIR_CVAR_OFI_USE_MIN_NICS=0 (stock then stops on unequal counts), uses
+ * them all.
+ * A dynamic peer has its root endpoint alone (a block of one), so a
+ * communicator with one never spreads its messages over NICs
+ * (MPIDI_OFI_comm_nics_spread_ok).
+ *
  * A domain per VNI (per-VCI builds: MPIDI_OFI_VNI_AVS, ofi_types.h): each
- * VNI's context has an AV of its own, used only under that VCI's lock
+ * context (VNI, NIC) has an AV of its own, used only under that VCI's lock
  * (FI_THREAD_DOMAIN), and a peer's word is one index valid in every one of
- * them (MPIDI_OFI_endpoint_addr). First contact therefore inserts nothing:
- * it appends the peer's endpoint names (one per VNI, from PMI) to a
- * process-wide log whose position is the word, and each VNI's AV replays
- * the log up to the words it meets, in log order, under its own lock
+ * them. First contact therefore inserts nothing: it appends the peer's
+ * endpoint names (one per VNI x NIC, from PMI) to a process-wide log whose
+ * entries hold the blocks' first indices (their words), and each VNI's
+ * AVs replay the log up to the words they meet, in log order, under that
+ * VNI's lock, each entry as one block of the NICs' names of that VNI
  * (MPIDI_OFI_av_catch_up, reached from MPIDI_OFI_av_vni_addr when a word is
  * not below MPIDI_OFI_global.av_known[vni]). So every AV gets the same
- * inserts in the same order, a VNI's AV holds only the peers that VNI (or
- * a word below theirs) needed, and no VNI ever touches another's domain.
- * Dynamic peers (spawn, connect/accept) are log entries too, their root
- * name in every VNI's slot, so they keep the one index sequence. Log
- * entry 0 is this process. Memory: VNIs x the provider's name length per
- * logged peer (tcp over IPv4: a 16-byte sockaddr_in each), O(peers
- * touched); freed at MPI_Finalize.
- *
- * Several NICs (default builds, MPIR_CVAR_CH4_OFI_MAX_NICS > 1 asked for):
- * each NIC's context has an AV of its own, and first contact inserts the
- * peer's NICs' endpoints as one block into every one of them, in the same
- * order, so the peer's word w is the block's first index everywhere and
- * its NIC k is w + k (MPIDI_OFI_endpoint_addr): no side table. MPI_Init's
- * post-init publishes this process's other NICs' names (one more PMI
- * fence) and inserts its own block. Every peer must have that many NICs
- * (no collective tells a process its peers' counts; a peer with fewer is an
- * error at first contact naming the count and the CVARs); at MPICH's
- * default (every NIC found, MPIR_CVAR_CH4_OFI_MAX_NICS -1) a process uses
- * its first NIC on demand, as stock does with MPIR_CVAR_OFI_USE_MIN_NICS
- * and a peer of one NIC. A dynamic peer has its root endpoint alone (one
- * index in every NIC's AV), so a communicator with one never spreads its
- * messages over NICs (MPIDI_OFI_comm_nics_spread_ok). Per-VCI builds (a
- * log of one name per VNI) use their first NIC on demand.
+ * blocks in the same order, a VNI's AVs hold only the peers that VNI (or a
+ * word below theirs) needed, and no VNI ever touches another's domain.
+ * Dynamic peers (spawn, connect/accept) are log entries too, a block of
+ * their root name in every VNI's slot, so they keep the one index
+ * sequence. Log entry 0 is this process. Memory: VNIs x NICs x the
+ * provider's name length + 8 B per logged peer (tcp over IPv4: a 16-byte
+ * sockaddr_in each), O(peers touched); freed at MPI_Finalize.
  *
  * Our file, added to the MPICH tree by patches/mpich/series and compiled
  * into libmpi beside ofi_init.c (patch 0015 lists it in MPICH's generated
@@ -73,11 +83,14 @@
  * Readers of the word are lock-free; the resolved word is stored with
  * release order after the insert or the append. av_known[v] is written
  * under VCI v's lock and read by its holders.
- * Costs: init one PMI put (one per value's worth of VNI names) + one PMI
- * fence, O(P) word writes (the world AV's entries exist either way); each
- * first contact one PMI get (one round trip to the local PMI server under
- * hydra PMI-1, Slurm pmi2 and PMIx with a collecting fence) and one
- * fi_av_insert (per VNI's AV that meets the peer); later contacts nothing.
+ * Costs: init one PMI put + one PMI fence, and with several VNIs or NICs
+ * one more put per value's worth of their names + one more fence; O(P)
+ * word writes (the world AV's entries exist either way); each first
+ * contact one PMI get (and one per value's worth of its other endpoints'
+ * names with several VNIs or NICs; each one round trip to the local PMI
+ * server under hydra PMI-1, Slurm pmi2 and PMIx with a collecting fence) and one fi_av_insert per AV that meets the peer (NICs
+ * x VNIs that use it); later contacts nothing. The log's word -> entry
+ * lookup (the spawn paths' names) is a binary search.
  * The hot path's cost: one sign test of the word; with a domain per VNI one
  * unsigned compare with av_known[vni] instead (it also catches a pending
  * word).
@@ -88,24 +101,34 @@
 #include "ch4_avrm.h"
 
 /* PMI keys: a process's root endpoint name; the names of its other
- * endpoints (VNIs 1.. with a domain per VNI, or NICs 1..) in as many values
- * as they need (chunk c >= 1) */
+ * endpoints (slots 1..total-1 of VNIs x NICs) in as many values as they
+ * need (chunk c >= 1). The key names the total, so a peer that has another
+ * count of endpoints is a missing key at first contact, never names read
+ * with the wrong VNI or NIC. */
 #define MPIDI_OFI_BC_KEY "avrm-bc-%u"
-#define MPIDI_OFI_BC_KEY_OTHERS "avrm-bc-%u-%d"
-/* a PMI value of hex names: at most every VNI's or every NIC's name */
+#define MPIDI_OFI_BC_KEY_OTHERS "avrm-bc-%u-of-%d-%d"
+/* a PMI value of hex names: at most every VNI's or every NIC's name (more
+ * take more values: names_per_value) */
 #define MPIDI_OFI_BC_VAL_MAX (2 * FI_NAME_MAX * MPL_MAX(MPIDI_OFI_MAX_VNIS, MPIDI_OFI_MAX_NICS) + 1)
 
 /* The first-contact log (a domain per VNI, on demand; see the top): entry
- * w holds the peer's name for each VNI v of this process, at
- * names + (w * MPIDI_OFI_global.num_vnis + v) * addrnamelen. on: resolutions append here and the
- * VNIs' AVs replay it; off: a resolution inserts into context 0's AV (one
- * AV, or FI_AV_MAP's opaque addresses with one VNI). Under
- * MPIDIU_THREAD_UTIL_MUTEX once MPI_Init is past. */
+ * e holds the peer's endpoint names, VNI-major, slots VNIs x block_nics:
+ * its name for VNI v at NIC k at slot v * block_nics + k (a dynamic peer:
+ * its root name at slot v * block_nics of every VNI, a block of one), and
+ * first[e], the AV index of the peer's block in every AV: its word.
+ * Blocks follow each other, so first[] ascends and av_log.next is the
+ * index the next block takes. on: resolutions append here and the VNIs'
+ * AVs replay it; off: a resolution inserts into the NICs' AVs of VNI 0.
+ * Under MPIDIU_THREAD_UTIL_MUTEX once MPI_Init is past. */
 static struct {
     int on;
+    int slots;                  /* names per entry: VNIs x block_nics */
     uint64_t len, cap;          /* entries */
-    uint64_t dynamic;           /* of them dynamic peers' (their root name in every slot) */
+    uint64_t next;              /* AV index of the next block */
+    uint64_t dynamic;           /* of them dynamic peers' (a block of their root) */
     char *names;
+    uint64_t *first;
+    uint64_t replayed[MPIDI_OFI_MAX_VNIS];      /* entries VNI v's AVs hold (VCI v's lock) */
 } av_log;
 
 /* The NICs of a peer's block (several NICs, see the top): set by
@@ -186,10 +209,11 @@ static int hex_decode(const char *in, unsigned char *out, size_t n)
 }
 
 /* Other endpoints' names per PMI value after the root key's: as many as one
- * value holds */
+ * value (and put_names' buffer) holds */
 static int names_per_value(void)
 {
-    int per = (MPIR_pmi_max_val_size() - 1) / (int) (2 * MPIDI_OFI_global.addrnamelen);
+    int val_max = MPL_MIN(MPIR_pmi_max_val_size(), MPIDI_OFI_BC_VAL_MAX);
+    int per = (val_max - 1) / (int) (2 * MPIDI_OFI_global.addrnamelen);
     return per < 1 ? 1 : per;
 }
 
@@ -214,54 +238,104 @@ static int put_names(const char *key, const char *names, int n)
     goto fn_exit;
 }
 
-/* Entry w of the log (w < cap). */
-static char *log_entry(uint64_t w)
+/* Entry e of the log (e < cap): its slots' names. */
+static char *log_entry(uint64_t e)
 {
-    return av_log.names + w * MPIDI_OFI_global.num_vnis * MPIDI_OFI_global.addrnamelen;
+    return av_log.names + e * av_log.slots * MPIDI_OFI_global.addrnamelen;
 }
 
-/* Room for one more log entry; its index in *w. */
-static int log_append(uint64_t * w)
+/* AV indices in entry e's block */
+static uint64_t log_block_size(uint64_t e)
+{
+    return (e + 1 < av_log.len ? av_log.first[e + 1] : av_log.next) - av_log.first[e];
+}
+
+/* Room for entries of av_log.slots names up to cap. */
+static int log_reserve(uint64_t cap)
 {
     int mpi_errno = MPI_SUCCESS;
+    size_t bytes = cap * av_log.slots * MPIDI_OFI_global.addrnamelen;
+    char *names = MPL_realloc(av_log.names, bytes, MPL_MEM_ADDRESS);
+    uint64_t *first = names ? MPL_realloc(av_log.first, cap * sizeof(uint64_t),
+                                          MPL_MEM_ADDRESS) : NULL;
 
-    if (av_log.len == av_log.cap) {
-        uint64_t cap = av_log.cap ? 2 * av_log.cap : 16;
-        size_t bytes = cap * MPIDI_OFI_global.num_vnis * MPIDI_OFI_global.addrnamelen;
-        char *names = MPL_realloc(av_log.names, bytes, MPL_MEM_ADDRESS);
-        MPIR_ERR_CHKANDJUMP2(!names, mpi_errno, MPI_ERR_NO_MEM, "**nomem2", "**nomem2 %d %s",
-                             (int) bytes, "the endpoint names of the peers contacted (on-demand "
-                             "addressing over several VNIs)");
+    if (names)
         av_log.names = names;
-        av_log.cap = cap;
-    }
-    MPIR_ERR_CHKANDJUMP1(av_log.len > AVRM_AVE_MAX_ADDR, mpi_errno, MPI_ERR_OTHER, "**fail",
-                         "**fail %s", "more peers contacted than an address word can index");
-    *w = av_log.len++;
+    if (first)
+        av_log.first = first;
+    MPIR_ERR_CHKANDJUMP2(!names || !first, mpi_errno, MPI_ERR_NO_MEM, "**nomem2",
+                         "**nomem2 %d %s", (int) bytes, "the endpoint names of the peers "
+                         "contacted (on-demand addressing over several VNIs)");
+    av_log.cap = cap;
   fn_exit:
     return mpi_errno;
   fn_fail:
     goto fn_exit;
 }
 
-/* The first of entries 0..n-1 whose VNI 0 name is name, or -1. An AV
- * answers the insert of an address it holds with the index it has (the
- * util AV's dedup), so a name logged twice would break the one index
- * sequence: a dynamic peer connected to again (MPI_Comm_disconnect, then a
- * new connect) takes its old entry. Linear: asked by the spawn paths, and
- * by a world resolution only once a dynamic peer was logged. */
+/* One more log entry, of a block of n AV indices: its index in *e, its
+ * word in av_log.first[*e]; its names zeroed. Undone by log_drop. */
+static int log_append(int n, uint64_t * e)
+{
+    int mpi_errno = MPI_SUCCESS;
+
+    if (av_log.len == av_log.cap) {
+        mpi_errno = log_reserve(av_log.cap ? 2 * av_log.cap : 16);
+        MPIR_ERR_CHECK(mpi_errno);
+    }
+    MPIR_ERR_CHKANDJUMP1(av_log.next + n - 1 > AVRM_AVE_MAX_ADDR, mpi_errno, MPI_ERR_OTHER,
+                         "**fail", "**fail %s", "more peers contacted than an address word "
+                         "can index");
+    *e = av_log.len++;
+    av_log.first[*e] = av_log.next;
+    av_log.next += n;
+    memset(log_entry(*e), 0, av_log.slots * MPIDI_OFI_global.addrnamelen);
+  fn_exit:
+    return mpi_errno;
+  fn_fail:
+    goto fn_exit;
+}
+
+/* The last entry removed (its resolution failed). */
+static void log_drop(void)
+{
+    av_log.next = av_log.first[--av_log.len];
+}
+
+/* The entry whose block starts at word w, or -1 (binary search: first[]
+ * ascends). */
+static int64_t log_entry_at(uint64_t w)
+{
+    uint64_t lo = 0, hi = av_log.len;
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (av_log.first[mid] < w)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < av_log.len && av_log.first[lo] == w ? (int64_t) lo : -1;
+}
+
+/* The first of entries 0..n-1 whose root name (VNI 0, NIC 0) is name, or
+ * -1. An AV answers the insert of an address it holds with the index it
+ * has (the util AV's dedup), so a name logged twice would break the one
+ * index sequence: a dynamic peer connected to again (MPI_Comm_disconnect,
+ * then a new connect) takes its old entry. Linear: asked by the spawn
+ * paths, and by a world resolution only once a dynamic peer was logged. */
 static int64_t log_find(const void *name, uint64_t n)
 {
     size_t len = MPIDI_OFI_global.addrnamelen;
-    for (uint64_t w = 0; w < n; w++)
-        if (!memcmp(log_entry(w), name, len))
-            return (int64_t) w;
+    for (uint64_t e = 0; e < n; e++)
+        if (!memcmp(log_entry(e), name, len))
+            return (int64_t) e;
     return -1;
 }
 
 static int log_free(void *unused)
 {
     MPL_free(av_log.names);
+    MPL_free(av_log.first);
     memset(&av_log, 0, sizeof(av_log));
     return MPI_SUCCESS;
 }
@@ -291,11 +365,15 @@ static int on_demand_init(void)
     mpi_errno = MPIDIU_avt_world_pending("on-demand addressing keeps a pending word per peer");
     MPIR_ERR_CHECK(mpi_errno);
     if (av_log.on) {
-        /* entry 0: my VNI 0 name now, the others' in MPIDI_OFI_addr_publish_vnis */
-        mpi_errno = log_append(&self);
+        /* entry 0: my root name now, the others' in
+         * MPIDI_OFI_addr_publish_endpoints (its block grows to my NICs in
+         * MPIDI_OFI_addr_on_demand_nics) */
+        uint64_t e;
+        av_log.slots = MPIDI_OFI_global.num_vnis;
+        mpi_errno = log_append(1, &e);
         MPIR_ERR_CHECK(mpi_errno);
-        memset(log_entry(self), 0, MPIDI_OFI_global.num_vnis * MPIDI_OFI_global.addrnamelen);
-        memcpy(log_entry(self), MPIDI_OFI_global.addrname, MPIDI_OFI_global.addrnamelen);
+        memcpy(log_entry(e), MPIDI_OFI_global.addrname, MPIDI_OFI_global.addrnamelen);
+        self = av_log.first[e];
         MPIR_Add_finalize(log_free, NULL, MPIR_FINALIZE_CALLBACK_PRIO - 1);    /* after MPID_Finalize */
     } else {
         MPIDI_OFI_CALL(fi_av_insert(MPIDI_OFI_global.ctx[0].av, MPIDI_OFI_global.addrname, 1,
@@ -315,15 +393,17 @@ static const char *one_nic_reason(void)
 {
     if (MPIDI_OFI_global.num_nics < 2)
         return NULL;
-    if (MPIR_CVAR_CH4_OFI_MAX_NICS < 2)
-        return "several NICs found, none asked for with MPIR_CVAR_CH4_OFI_MAX_NICS: a peer's "
-            "count is unknown before first contact";
-    if (av_log.on)
-        return "a domain per VNI (per-VCI build): its first-contact log holds one name per VNI";
+    if (MPIR_CVAR_CH4_OFI_MAX_NICS < 2 && MPIR_CVAR_OFI_USE_MIN_NICS)
+        return "MPIR_CVAR_OFI_USE_MIN_NICS (default) at MPICH's count of every NIC found: the "
+            "job's fewest is unknown before first contact (MPIR_CVAR_CH4_OFI_MAX_NICS=N, or "
+            "MPIR_CVAR_OFI_USE_MIN_NICS=0 where every node has as many, uses them all)";
     if (!MPIDI_OFI_ENABLE_AV_TABLE)
         return "FI_AV_MAP: a peer's block of NICs needs FI_AV_TABLE's consecutive indices";
-    if (MPIDI_avrm.peers_resolved)
+    if (MPIDI_avrm.peers_resolved || av_log.len > 1)
         return "peers were contacted before the NICs' contexts existed";
+    for (int v = 0; v < MPIDI_OFI_MAX_VNIS; v++)
+        if (av_log.replayed[v])
+            return "addresses were used before the NICs' contexts existed";
     return NULL;
 }
 
@@ -339,17 +419,17 @@ int MPIDI_OFI_addr_on_demand_nics(void)
     return block_nics;
 }
 
-/* Insert n names into NIC nic's AV (VNI 0's context) as one block: at
+/* Insert n names into the AV of context (vni, nic) as one block: at
  * *first, or where the AV puts it when *first is FI_ADDR_NOTAVAIL (then
  * *first is set). FI_AV_TABLE gives consecutive indices; anything else (a
  * name the AV already holds answers with its old index) is an error
  * naming whose block it is: `whose`, then `rank` when it is >= 0 (formatted
  * on failure only: first contact pays no snprintf). */
-static int insert_block(int nic, const char *names, int n, fi_addr_t * first, const char *whose,
-                        int64_t rank)
+static int insert_block(int vni, int nic, const char *names, int n, fi_addr_t * first,
+                        const char *whose, int64_t rank)
 {
     int mpi_errno = MPI_SUCCESS;
-    struct fid_av *av = MPIDI_OFI_global.ctx[MPIDI_OFI_get_ctx_index(NULL, 0, nic)].av;
+    struct fid_av *av = MPIDI_OFI_global.ctx[MPIDI_OFI_get_ctx_index(NULL, vni, nic)].av;
     fi_addr_t got[MPIDI_OFI_MAX_NICS] = { FI_ADDR_NOTAVAIL };     /* read on failure too */
     char why[320];
 
@@ -362,12 +442,13 @@ static int insert_block(int nic, const char *names, int n, fi_addr_t * first, co
         char rk[24] = "";
         if (rank >= 0)
             snprintf(rk, sizeof(rk), " %" PRId64, rank);
-        snprintf(why, sizeof(why), "%s%s: fi_av_insert of %d endpoint name(s) into NIC %d's AV "
-                 "returned %d (%s), fi_addr %#" PRIx64 " where %s", whose, rk, n, nic, ret,
+        snprintf(why, sizeof(why), "%s%s: fi_av_insert of %d endpoint name(s) into the AV of "
+                 "VNI %d, NIC %d returned %d (%s), fi_addr %#" PRIx64 " where %s", whose, rk, n,
+                 vni, nic, ret,
                  ret < 0 ? fi_strerror(-ret) : "count", (uint64_t) got[0],
-                 n > 1 ? "a block of consecutive indices, the same in every NIC's AV, belongs "
+                 n > 1 ? "a block of consecutive indices, the same in every AV, belongs "
                  "(a peer connected to as a dynamic one first keeps its old index)" :
-                 "every NIC's AV has it at one index");
+                 "every AV has it at one index");
         MPIR_ERR_SETANDJUMP1(mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s", why);
     }
     *first = got[0];
@@ -377,66 +458,101 @@ static int insert_block(int nic, const char *names, int n, fi_addr_t * first, co
     goto fn_exit;
 }
 
-/* A peer's block of n names into every NIC's AV at one index (*first as
- * for insert_block: FI_ADDR_NOTAVAIL takes NIC 0's choice for all). */
-static int insert_in_every_nic(const char *names, int n, fi_addr_t * first, const char *whose,
-                               int64_t rank)
+/* A peer's block of n names into the AV of every NIC of VNI vni at one
+ * index (*first as for insert_block: FI_ADDR_NOTAVAIL takes NIC 0's
+ * choice for all). */
+static int insert_in_every_nic(int vni, const char *names, int n, fi_addr_t * first,
+                               const char *whose, int64_t rank)
 {
     int mpi_errno = MPI_SUCCESS;
 
     for (int nic = 0; nic < block_nics && !mpi_errno; nic++)
-        mpi_errno = insert_block(nic, names, n, first, whose, rank);
+        mpi_errno = insert_block(vni, nic, names, n, first, whose, rank);
     return mpi_errno;
 }
 
+/* Whether post-init publishes other endpoints' names and fences: decided
+ * by what every process shares (CVARs), never by this process's own count
+ * of NICs, so that a process with fewer NICs than asked for joins the
+ * fence too (publishing none: its peers' first contact then fails naming
+ * it) instead of leaving the others in the fence for ever. */
+static int others_fence(void)
+{
+    int nics_asked = MPIR_CVAR_CH4_OFI_MAX_NICS > 1 ||
+        (MPIR_CVAR_CH4_OFI_MAX_NICS < 1 && !MPIR_CVAR_OFI_USE_MIN_NICS);
+    return nics_asked || (av_log.on && MPIDI_OFI_global.num_vnis > 1);
+}
+
 /* Post-init, on demand over several VNIs or NICs (their contexts exist
- * now): publish the names of my other endpoints (as few PMI values as hold
- * them), fence; over VNIs they complete my log entry, over NICs my own
- * block goes into every NIC's AV (my word, 0, is its first index). One
- * more PMI fence in MPI_Init, nothing per peer. */
+ * now): publish the names of my other endpoints (slot s = VNI s / NICs,
+ * NIC s % NICs; as few PMI values as hold them), fence (others_fence).
+ * With the log they complete my entry (0), grown to a block of my NICs;
+ * else my own block goes into every NIC's AV (my word, 0, is its first
+ * index). One more PMI fence in MPI_Init, nothing per peer. */
 int MPIDI_OFI_addr_publish_endpoints(void)
 {
     int mpi_errno = MPI_SUCCESS;
     size_t len = MPIDI_OFI_global.addrnamelen;
     int per = names_per_value();
-    int total = av_log.on ? MPIDI_OFI_global.num_vnis : block_nics;
+    int total = (av_log.on ? MPIDI_OFI_global.num_vnis : 1) * block_nics;
     char block[MPIDI_OFI_MAX_NICS * FI_NAME_MAX];
-    char *mine = av_log.on ? log_entry(0) : block;
+    char *mine = block;
     char key[48];
 
-    if (total < 2)
+    if (!others_fence())
         goto fn_exit;
+    if (total < 2)
+        goto fence;
+    if (av_log.on) {
+        /* entry 0 takes a slot per VNI x NIC; with several NICs it is the
+         * only entry (one_nic_reason) and its block grows to them */
+        av_log.slots = total;
+        mpi_errno = log_reserve(av_log.cap);
+        MPIR_ERR_CHECK(mpi_errno);
+        if (block_nics > 1) {
+            MPIR_Assert(av_log.len == 1);
+            av_log.next = block_nics;
+        }
+        mine = log_entry(0);
+    }
     memcpy(mine, MPIDI_OFI_global.addrname, len);
     for (int first = 1, c = 1; first < total; first += per, c++) {
         int n = MPL_MIN(per, total - first);
         for (int k = first; k < first + n; k++) {
-            int ctx_idx = av_log.on ? MPIDI_OFI_get_ctx_index(NULL, k, 0)
-                : MPIDI_OFI_get_ctx_index(NULL, 0, k);
+            int ctx_idx = MPIDI_OFI_get_ctx_index(NULL, k / block_nics, k % block_nics);
             size_t got = len;
             MPIDI_OFI_CALL(fi_getname((fid_t) MPIDI_OFI_global.ctx[ctx_idx].ep, mine + k * len,
                                       &got), getname);
             MPIR_ERR_CHKANDJUMP1(got != len, mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s",
                                  "the endpoint names of one provider differ in length");
         }
-        snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY_OTHERS, (unsigned) MPIR_Process.rank, c);
+        snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY_OTHERS, (unsigned) MPIR_Process.rank, total,
+                 c);
         mpi_errno = put_names(key, mine + first * len, n);
         MPIR_ERR_CHECK(mpi_errno);
     }
+  fence:
     mpi_errno = MPIR_pmi_barrier();
     MPIR_ERR_CHECK(mpi_errno);
+    if (total < 2)
+        goto fn_exit;
     if (!av_log.on) {
         /* NIC 0's AV holds my root at 0 (on_demand_init): the rest after
          * it; every other NIC's AV the whole block at 0 */
         fi_addr_t at = 1;
-        mpi_errno = insert_block(0, mine + len, total - 1, &at, "this process's own NICs", -1);
+        mpi_errno = insert_block(0, 0, mine + len, total - 1, &at, "this process's own NICs",
+                                 -1);
         MPIR_ERR_CHECK(mpi_errno);
         for (int nic = 1; nic < total; nic++) {
             at = 0;
-            mpi_errno = insert_block(nic, mine, total, &at, "this process's own NICs", -1);
+            mpi_errno = insert_block(0, nic, mine, total, &at, "this process's own NICs", -1);
             MPIR_ERR_CHECK(mpi_errno);
         }
+    }
+    if (block_nics > 1) {
+        /* NIC k of word w at w + k, in every AV (MPIDI_OFI_endpoint_addr) */
         MPIDI_OFI_global.endpoints.world = UINT32_MAX;
-        MPIDI_OFI_global.endpoints.per_peer = total;
+        MPIDI_OFI_global.endpoints.per_peer = block_nics;
         MPIDI_OFI_global.endpoints.vnis = 1;
         MPIDI_OFI_global.endpoints.base = 0;
         MPIDI_OFI_global.endpoints.stride = 1;
@@ -499,16 +615,15 @@ static int get_other_names(uint32_t lpid, unsigned char *names, int total)
     char key[48], why[320];
 
     for (int first = 1, c = 1; !mpi_errno && first < total; first += per, c++) {
-        snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY_OTHERS, lpid, c);
+        snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY_OTHERS, lpid, total, c);
         mpi_errno = get_names(lpid, key, names + first * MPIDI_OFI_global.addrnamelen,
                               MPL_MIN(per, total - first));
     }
-    if (mpi_errno && block_nics > 1) {
-        snprintf(why, sizeof(why), "on-demand addressing over %d NICs "
-                 "(MPIR_CVAR_CH4_OFI_MAX_NICS) needs as many at every process, and rank %u "
-                 "did not publish them: set MPIR_CVAR_CH4_OFI_MAX_NICS to the smallest count "
-                 "of NICs of the job's nodes, or MPIR_CVAR_AVRM_ON_DEMAND_AV=0", block_nics,
-                 lpid);
+    if (mpi_errno) {
+        snprintf(why, sizeof(why), "on demand, rank %u has another count of endpoints than "
+                 "%d VNIs x %d NICs: give every process as many (MPIR_CVAR_CH4_NUM_VCIS, "
+                 "MPIR_CVAR_CH4_OFI_MAX_NICS), or MPIR_CVAR_AVRM_ON_DEMAND_AV=0", lpid,
+                 total / block_nics, block_nics);
         mpi_errno = MPIR_Err_create_code(mpi_errno, MPIR_ERR_RECOVERABLE, __func__, __LINE__,
                                          MPI_ERR_OTHER, "**fail", "**fail %s", why);
     }
@@ -537,13 +652,13 @@ static int resolve_locked(uint32_t lpid, fi_addr_t * out)
     snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY, lpid);
     if (av_log.on) {
         /* appended only once every name is in: a failure leaves no entry */
-        fi_addr_t e;
-        mpi_errno = log_append(&e);
+        uint64_t e;
+        mpi_errno = log_append(block_nics, &e);
         MPIR_ERR_CHECK(mpi_errno);
         unsigned char *names = (unsigned char *) log_entry(e);
         mpi_errno = get_names(lpid, key, names, 1);
         if (!mpi_errno)
-            mpi_errno = get_other_names(lpid, names, MPIDI_OFI_global.num_vnis);
+            mpi_errno = get_other_names(lpid, names, av_log.slots);
         if (!mpi_errno && av_log.dynamic && log_find(names, e) >= 0) {
             /* logged as a dynamic peer (its root name in every VNI's slot)
              * before this resolution: the VNIs' AVs that replayed it hold
@@ -557,21 +672,23 @@ static int resolve_locked(uint32_t lpid, fi_addr_t * out)
                                              why);
         }
         if (mpi_errno) {
-            av_log.len--;
+            log_drop();
             goto fn_fail;
         }
-        addr = e;
+        addr = av_log.first[e];
     } else {
         unsigned char names[MPIDI_OFI_MAX_NICS * FI_NAME_MAX];
         mpi_errno = get_names(lpid, key, names, 1);
         if (!mpi_errno)
             mpi_errno = get_other_names(lpid, names, block_nics);
         MPIR_ERR_CHECK(mpi_errno);
-        mpi_errno = insert_in_every_nic((const char *) names, block_nics, &addr,
+        mpi_errno = insert_in_every_nic(0, (const char *) names, block_nics, &addr,
                                         "the address of rank", lpid);
         MPIR_ERR_CHECK(mpi_errno);
     }
     mpi_errno = MPIDIU_av_set_addr_locked(0, (int) lpid, addr);
+    if (mpi_errno && av_log.on)
+        log_drop();     /* no word names it: a retry appends it again */
     MPIR_ERR_CHECK(mpi_errno);
     MPIDI_avrm.peers_resolved++;
     MPL_wtime(&t1);
@@ -637,25 +754,22 @@ static int replay_locked(int vni, uint64_t w)
 {
     int mpi_errno = MPI_SUCCESS;
     size_t len = MPIDI_OFI_global.addrnamelen;
-    struct fid_av *av = MPIDI_OFI_global.ctx[MPIDI_OFI_get_ctx_index(NULL, vni, 0)].av;
     char why[200];
 
-    if (w >= av_log.len) {
+    if (w >= av_log.next) {
         snprintf(why, sizeof(why), "address word %" PRIu64 " names no contacted peer (%" PRIu64
                  " logged)", w, av_log.len);
         MPIR_ERR_SETANDJUMP1(mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s", why);
     }
-    for (uint64_t k = MPIDI_OFI_global.av_known[vni]; k <= w; k++) {
-        fi_addr_t addr = FI_ADDR_NOTAVAIL;
-        int ret = fi_av_insert(av, log_entry(k) + vni * len, 1, &addr, 0ULL, NULL);
-        if (ret != 1 || addr != k) {
-            snprintf(why, sizeof(why), "VNI %d's AV, contacted peer %" PRIu64 ": fi_av_insert "
-                     "returned %d (%s), fi_addr %#" PRIx64 " where every VNI's AV has it at %"
-                     PRIu64, vni, k, ret, ret < 0 ? fi_strerror(-ret) : "count",
-                     (uint64_t) addr, k);
-            MPIR_ERR_SETANDJUMP1(mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s", why);
-        }
-        MPIDI_OFI_global.av_known[vni] = k + 1;
+    while (MPIDI_OFI_global.av_known[vni] <= w) {
+        uint64_t e = av_log.replayed[vni];
+        fi_addr_t at = av_log.first[e];
+        int n = (int) log_block_size(e);
+        mpi_errno = insert_in_every_nic(vni, log_entry(e) + vni * block_nics * len, n, &at,
+                                        "contacted peer (log entry)", (int64_t) e);
+        MPIR_ERR_CHECK(mpi_errno);
+        av_log.replayed[vni] = e + 1;
+        MPIDI_OFI_global.av_known[vni] = at + n;
     }
   fn_exit:
     return mpi_errno;
@@ -701,9 +815,10 @@ int MPIDI_OFI_av_name(int ctx_idx, fi_addr_t w, void *name, size_t * len)
     if (av_log.on) {
         size_t have = MPIDI_OFI_global.addrnamelen;
         MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-        int known = w < av_log.len;
+        int64_t e = log_entry_at(w);
+        int known = e >= 0;
         if (known)
-            memcpy(name, log_entry(w), MPL_MIN(*len, have));
+            memcpy(name, log_entry(e), MPL_MIN(*len, have));
         MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
         MPIR_ERR_CHKANDJUMP1(!known, mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s",
                              "an address word names no contacted peer");
@@ -734,23 +849,24 @@ int MPIDI_OFI_av_insert_dynamic(int ctx_idx, const void *name, size_t len, fi_ad
     if (av_log.on) {
         MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
         int64_t old = log_find(name, av_log.len);
-        uint64_t w = (uint64_t) old;
+        uint64_t e = (uint64_t) old;
         if (old < 0) {
-            mpi_errno = log_append(&w);
+            mpi_errno = log_append(1, &e);
             for (int v = 0; !mpi_errno && v < MPIDI_OFI_global.num_vnis; v++)
-                memcpy(log_entry(w) + v * len, name, len);
+                memcpy(log_entry(e) + v * block_nics * len, name, len);
             av_log.dynamic += !mpi_errno;
         }
+        if (!mpi_errno)
+            *addr = av_log.first[e];
         MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
         MPIR_ERR_CHECK(mpi_errno);
-        *addr = w;
         goto fn_exit;
     }
     if (block_nics > 1) {
         /* its root endpoint alone, at one index in every NIC's AV */
         *addr = FI_ADDR_NOTAVAIL;
         MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-        mpi_errno = insert_in_every_nic((const char *) name, 1, addr,
+        mpi_errno = insert_in_every_nic(0, (const char *) name, 1, addr,
                                         "a dynamic peer (spawn, connect)", -1);
         MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
         MPIR_ERR_CHECK(mpi_errno);
