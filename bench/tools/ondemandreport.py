@@ -161,7 +161,7 @@ def wholeproc(world_csv, slopes_csv, fiav_csv, out_csv):
       stock:      sim(MODEL 4.0.2, N) + fiav * N + conn * contacted
     Prints the table at the largest N (markdown) and writes every N to OUT_CSV.
     A model: libfabric's and the connections' costs are linear fits of runs of
-    8-128 processes (sockets 8-256) on one machine; sockets cannot run on demand (it misdelivers
+    16-128 processes (sockets 16-256: more than one emulated node) on one machine; sockets cannot run on demand (it misdelivers
     for unknown senders), its lazy row is what it would cost."""
     sim = {}
     for r in csv.DictReader(open(world_csv)):
