@@ -107,7 +107,7 @@ for prov in $ONDEMAND_PROVIDERS; do
         done
     done
 done
-"$top/bench/report" ondemand-plot "$csv" "$out/slopes.csv" "$out/ondemand.png" "$ONDEMAND_NODE" || failed="$failed plot"
+"$top/bench/report" ondemand-plot "$csv" "$out/slopes.csv" "$out/ondemand.png" || failed="$failed plot"
 # MPI_Init's work against P, deterministic where its wall time on 2 CPUs is
 # not: the instructions the last rank executes inside MPI_Init (callgrind,
 # --toggle-collect, callees included: PMI, libfabric), that rank alone under

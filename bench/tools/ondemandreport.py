@@ -12,11 +12,12 @@ ondemand-pmi's (medians over the runs of pmi.csv and initinsns.csv).
 import csv
 import math
 import os
+import re
 import statistics
 import time
 from collections import defaultdict
 
-from report import fit, fit_se, gp
+from report import fit, gp
 
 
 def line(xs, ys):
@@ -25,6 +26,19 @@ def line(xs, ys):
     if len(set(xs)) < 2:
         return float("nan"), ys[0] if len(ys) == 1 else float("nan")
     return fit(xs, ys)
+
+
+def fit_se(xs, ys):
+    """the standard error of fit's slope (from the residuals); NaN from fewer
+    than three points or one x: there is no spread to measure"""
+    n = len(xs)
+    mx = sum(xs) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    if n < 3 or not sxx:
+        return float("nan")
+    b, a = fit(xs, ys)
+    ssr = sum((y - a - b * x) ** 2 for x, y in zip(xs, ys))
+    return (ssr / (n - 2) / sxx) ** 0.5
 
 
 def grid(emit, key_heads, keys, col_heads, cols, cell, numeric=True, skip_empty=False):
@@ -63,22 +77,26 @@ def init_insns_table(emit, out, key_heads, keys, intro):
     grid(emit, key_heads, keys, [f"P={n}" for n in nps], nps, cell, skip_empty=True)
 
 
-def ondemand_plot(src, slopes_out, png, node):
+def ondemand_plot(src, slopes_out, png):
     """bench/real/run-ondemand.sh's figures. From ondemand.csv (one line per
     library, provider, process count and point): SLOPES_CSV gets, per
     (library, provider, point), the heap and RSS growth per added peer
     (least-squares slope of the per-process maximum over the process counts
-    of more than one emulated node of NODE ranks, when two or more such were
-    run: at P <= NODE every peer is node-local, no netmod connection exists
-    and a fit through it reads the first connection's one-time buffers as
-    growth per peer; slopes.csv's nps lists the counts fit) and the constant
-    (intercept), the slope of the mean over processes with
+    of more than one emulated node when two or more such were run: at P <=
+    ONDEMAND_NODE, settings.txt's beside SLOPES_CSV (1 without it), every
+    peer is node-local, no netmod connection exists and a fit through it
+    reads the first connection's one-time buffers as growth per peer;
+    slopes.csv's nps lists the counts fit) and the constant (intercept), the
+    slope of the mean over processes with
     its standard error (heap_mean_per_peer_se: how far run-to-run spread of
     the heap moves that slope), the MPI_Init time slope (us per added peer)
     and the median first/later message latency. PNG: heap per process
     (max) against P, one panel per (provider, point), one line per library
     (gnuplot; its data in the .dat beside it)."""
     rows = list(csv.DictReader(open(src)))
+    settings = os.path.join(os.path.dirname(slopes_out), "settings.txt")
+    node = re.search(r"ONDEMAND_NODE=(\d+)", open(settings).read()) if os.path.exists(settings) else None
+    node = int(node.group(1)) if node else 1
     groups = defaultdict(list)
     for r in rows:
         groups[(r["library"], r["provider"], r["point"])].append(r)
@@ -88,8 +106,8 @@ def ondemand_plot(src, slopes_out, png, node):
                 "later_us_median,heap_mean_per_peer_se\n")
         for (lib, prov, point), rs in sorted(groups.items()):
             rs.sort(key=lambda r: int(r["np"]))
-            if len([r for r in rs if int(r["np"]) > int(node)]) >= 2:
-                rs = [r for r in rs if int(r["np"]) > int(node)]
+            if len([r for r in rs if int(r["np"]) > node]) >= 2:
+                rs = [r for r in rs if int(r["np"]) > node]
             xs = [int(r["np"]) for r in rs]
             hb, hc = line(xs, [float(r["heap_max"]) for r in rs])
             means = [float(r["heap_mean"]) for r in rs]
@@ -378,5 +396,5 @@ def pmi_summary(out, command):
 
 
 # bench/report's subcommands: name -> (function, arguments)
-COMMANDS = {"ondemand-plot": (ondemand_plot, 4), "wholeproc": (wholeproc, 4),
+COMMANDS = {"ondemand-plot": (ondemand_plot, 3), "wholeproc": (wholeproc, 4),
             "ondemand-summary": (ondemand_summary, 2), "ondemand-pmi": (pmi_summary, 2)}

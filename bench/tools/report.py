@@ -182,19 +182,6 @@ def fit(xs, ys):
     return b, my - b * mx
 
 
-def fit_se(xs, ys):
-    """the standard error of fit's slope (from the residuals); NaN from fewer
-    than three points or one x: there is no spread to measure"""
-    n = len(xs)
-    mx = sum(xs) / n
-    sxx = sum((x - mx) ** 2 for x in xs)
-    if n < 3 or not sxx:
-        return float("nan")
-    b, a = fit(xs, ys)
-    ssr = sum((y - a - b * x) ** 2 for x, y in zip(xs, ys))
-    return (ssr / (n - 2) / sxx) ** 0.5
-
-
 def panels_png(png, title, panels, lines, cols, panel_size, axes):
     """png: one gnuplot panel per name in `panels` (cols per row, panel_size
     (w, h) pixels), a linespoints line per (label, style, [(x, y)]) that
