@@ -25,8 +25,8 @@
 # MPI_Init's instructions on one process against P (callgrind), ours lazy,
 # ours eager and stock: OUTDIR/initinsns.csv.
 # Writes OUTDIR/ondemand.csv (every run), OUTDIR/slopes.csv (bytes per added
-# peer and the constant, least squares over the process counts, per
-# library, provider and point), OUTDIR/ondemand.png (bench/report ondemand-plot),
+# peer and the constant, least squares over the process counts of more
+# than one emulated node, per library, provider and point), OUTDIR/ondemand.png (bench/report ondemand-plot),
 # and the whole process at up to 786432 processes: OUTDIR/wholeproc.csv and
 # wholeproc.md (bench/report wholeproc: the simulator's address layer plus the
 # provider model of the slopes), and OUTDIR/SUMMARY.md (bench/report

@@ -12,6 +12,7 @@ ondemand-pmi's (medians over the runs of pmi.csv and initinsns.csv).
 import csv
 import math
 import os
+import re
 import statistics
 import time
 from collections import defaultdict
@@ -25,6 +26,19 @@ def line(xs, ys):
     if len(set(xs)) < 2:
         return float("nan"), ys[0] if len(ys) == 1 else float("nan")
     return fit(xs, ys)
+
+
+def fit_se(xs, ys):
+    """the standard error of fit's slope (from the residuals); NaN from fewer
+    than three points or one x: there is no spread to measure"""
+    n = len(xs)
+    mx = sum(xs) / n
+    sxx = sum((x - mx) ** 2 for x in xs)
+    if n < 3 or not sxx:
+        return float("nan")
+    b, a = fit(xs, ys)
+    ssr = sum((y - a - b * x) ** 2 for x, y in zip(xs, ys))
+    return (ssr / (n - 2) / sxx) ** 0.5
 
 
 def grid(emit, key_heads, keys, col_heads, cols, cell, numeric=True, skip_empty=False):
@@ -67,30 +81,44 @@ def ondemand_plot(src, slopes_out, png):
     """bench/real/run-ondemand.sh's figures. From ondemand.csv (one line per
     library, provider, process count and point): SLOPES_CSV gets, per
     (library, provider, point), the heap and RSS growth per added peer
-    (least-squares slope of the per-process maximum over the process counts)
-    and the constant (intercept), the MPI_Init time slope (us per added
-    peer) and the median first/later message latency. PNG: heap per process
+    (least-squares slope of the per-process maximum over the process counts
+    of more than one emulated node when two or more such were run: at P <=
+    ONDEMAND_NODE, settings.txt's beside SLOPES_CSV (1 without it), every
+    peer is node-local, no netmod connection exists and a fit through it
+    reads the first connection's one-time buffers as growth per peer;
+    slopes.csv's nps lists the counts fit) and the constant (intercept), the
+    slope of the mean over processes with
+    its standard error (heap_mean_per_peer_se: how far run-to-run spread of
+    the heap moves that slope), the MPI_Init time slope (us per added peer)
+    and the median first/later message latency. PNG: heap per process
     (max) against P, one panel per (provider, point), one line per library
     (gnuplot; its data in the .dat beside it)."""
     rows = list(csv.DictReader(open(src)))
+    settings = os.path.join(os.path.dirname(slopes_out), "settings.txt")
+    node = re.search(r"ONDEMAND_NODE=(\d+)", open(settings).read()) if os.path.exists(settings) else None
+    node = int(node.group(1)) if node else 1
     groups = defaultdict(list)
     for r in rows:
         groups[(r["library"], r["provider"], r["point"])].append(r)
     with open(slopes_out, "w") as f:
         f.write("library,provider,point,nps,heap_per_peer,heap_const,heap_mean_per_peer,"
                 "rss_per_peer,rss_const,init_us_per_peer,init_s_max_np,first_us_median,"
-                "later_us_median\n")
+                "later_us_median,heap_mean_per_peer_se\n")
         for (lib, prov, point), rs in sorted(groups.items()):
             rs.sort(key=lambda r: int(r["np"]))
+            if len([r for r in rs if int(r["np"]) > node]) >= 2:
+                rs = [r for r in rs if int(r["np"]) > node]
             xs = [int(r["np"]) for r in rs]
             hb, hc = line(xs, [float(r["heap_max"]) for r in rs])
-            mb, _ = line(xs, [float(r["heap_mean"]) for r in rs])
+            means = [float(r["heap_mean"]) for r in rs]
+            mb, _ = line(xs, means)
+            mse = fit_se(xs, means) if len(set(xs)) > 1 else float("nan")
             rb, rc = line(xs, [float(r["rss_max"]) for r in rs])
             ib, _ = line(xs, [float(r["init_s"]) * 1e6 for r in rs])
-            f.write("%s,%s,%s,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.1f,%.3f,%.1f,%.1f\n" % (
+            f.write("%s,%s,%s,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.1f,%.3f,%.1f,%.1f,%.0f\n" % (
                 lib, prov, point, " ".join(map(str, xs)), hb, hc, mb, rb, rc, ib,
                 float(rs[-1]["init_s"]), statistics.median(float(r["first_us"]) for r in rs),
-                statistics.median(float(r["later_us"]) for r in rs)))
+                statistics.median(float(r["later_us"]) for r in rs), mse))
     panels = sorted({(r["provider"], r["point"]) for r in rows},
                     key=lambda p: (p[0], ["init", "stencil", "alltoall"].index(p[1])))
     libs = sorted({r["library"] for r in rows})
@@ -151,7 +179,7 @@ def wholeproc(world_csv, slopes_csv, fiav_csv, out_csv):
       stock:      sim(MODEL 4.0.2, N) + fiav * N + conn * contacted
     Prints the table at the largest N (markdown) and writes every N to OUT_CSV.
     A model: libfabric's and the connections' costs are linear fits of runs of
-    8-128 processes (sockets 8-256) on one machine; sockets cannot run on demand (it misdelivers
+    16-128 processes (sockets 16-256: more than one emulated node) on one machine; sockets cannot run on demand (it misdelivers
     for unknown senders), its lazy row is what it would cost."""
     sim = {}
     for r in csv.DictReader(open(world_csv)):
@@ -226,6 +254,7 @@ def ondemand_summary(out, command):
     libs = ["ours-lazy", "ours-eager", "stock", "ompi-ob1"]
     provs = sorted({r["provider"] for r in slopes}, reverse=True)
     nps = sorted({int(r["np"]) for r in rows})
+    fit_nps = sorted({int(n) for r in slopes for n in r["nps"].split()})
     p = print
     p("# On-demand addressing: bytes per peer (issue 24)")
     p()
@@ -233,7 +262,8 @@ def ondemand_summary(out, command):
       f"{os.cpu_count()} CPUs; settings: {settings}. Written by bench/report ondemand-summary "
       "from the files beside it: ondemand.csv (every run: heap and RSS per process right after "
       "MPI_Init, after a 2-D stencil, after an all-to-all of 512 B per peer; MPI_Init time; first "
-      "and later message latency), slopes.csv (least squares over P per library, provider and point), "
+      "and later message latency), slopes.csv (least squares over the P of more than one emulated "
+      "node, ONDEMAND_NODE ranks, per library, provider and point), "
       "ondemand.png, fiav.csv (libfabric's AV alone, no MPI), world.csv and wholeproc.md (the "
       "simulator's whole process at up to 786432 processes). ours-lazy is on demand "
       "(MPIR_CVAR_AVRM_ON_DEMAND_AV=1: it engages over tcp;ofi_rxm; sockets stays eager, "
@@ -244,16 +274,26 @@ def ondemand_summary(out, command):
       "that P = 256 fits this machine's 23 GB, the libraries alike: heap and RSS only, at the "
       "settings' ONDEMAND_LEAN_NPS.")
     p()
+    p(f"Growth per added peer below is slopes.csv's heap_mean_per_peer: the least-squares slope "
+      f"of the mean heap over the processes against P = {' '.join(map(str, fit_nps))}, the counts "
+      f"of more than one emulated node (at P = {nps[0]} every peer of the MPICH builds is "
+      "node-local and no netmod connection exists); a library or provider run at fewer counts: "
+      "over its own, slopes.csv's nps. ± is the slope's standard error (heap_mean_per_peer_se): "
+      "a slope within about two of them of 0 is no growth these runs can tell from run-to-run "
+      "spread, such as the heap right after MPI_Init differing by up to half a megabyte between "
+      "processes of one run (ondemand.csv's heap_max against heap_mean).")
+    p()
     for point, title in (("init", "right after MPI_Init"), ("stencil", "after the stencil"),
                          ("alltoall", "after the all-to-all")):
-        p(f"Mean heap per process, growth per added peer, {title} (slopes.csv heap_mean_per_peer; "
-          f"P = {' '.join(map(str, nps))}; a library or provider run at fewer counts: over its "
-          "own, slopes.csv's nps):")
+        p(f"Mean heap per process, growth per added peer, {title}:")
         p()
 
         def slope_cell(key, lib, point=point):
             r = [s for s in slopes if s["library"] == lib and s["provider"] == key[0] and s["point"] == point]
-            return fmt_b(r[0]["heap_mean_per_peer"]) if r else "-"
+            if not r:
+                return "-"
+            se = float(r[0].get("heap_mean_per_peer_se") or "nan")
+            return fmt_b(r[0]["heap_mean_per_peer"]) + ("" if se != se else " ± " + fmt_b(se))
         grid(p, ["provider"], [(v,) for v in provs], libs, libs, slope_cell, numeric=False)
     p("Heap per process right after MPI_Init (ondemand.csv; mean and busiest process), "
       "at the smallest and largest P of each library and provider:")

@@ -101,13 +101,16 @@ def comm_rows():
 
 
 def ondemand_rows():
-    slopes = {(r["library"], r["provider"], r["point"]): float(r["heap_mean_per_peer"])
-              for r in rows_of("ondemand", "slopes.csv")}
+    rows = rows_of("ondemand", "slopes.csv")
+    slopes = {(r["library"], r["provider"], r["point"]): float(r["heap_mean_per_peer"]) for r in rows}
+    nps = sorted({int(n) for r in rows if r["library"] == "ours-lazy" and r["provider"] == PROVIDER
+                  for n in r["nps"].split()}) or missing("ondemand", f"ours-lazy {PROVIDER} rows in slopes.csv")
     out = []
     for point, what in (("init", "right after `MPI_Init`"), ("alltoall", "after an `MPI_Alltoall`")):
         cells = [fmt(one(slopes, (lib, PROVIDER, point), "ondemand", "slopes.csv")) for lib in ("ours-lazy", "stock")]
         cells.append(ompi_cell(slopes, ("ompi-ob1", PROVIDER, point), fmt))
-        out.append([f"heap growth per added peer {what}, {PROVIDER} (mean over processes)"] + cells
+        out.append([f"heap growth per added peer {what}, {PROVIDER} (mean over processes, "
+                    f"slope over P = {nps[0]}..{nps[-1]})"] + cells
                    + [figures_of("ondemand")])
     out += heap_rows()
     whole = {(int(r["N"]), r["provider"], r["application"], r["library"]): float(r["bytes_per_process"])

@@ -28,11 +28,13 @@
  * one of them, in the same order, so the peer's word w is the block's
  * first index everywhere and its NIC k is w + k (MPIDI_OFI_endpoint_addr):
  * no side table. MPI_Init's post-init publishes this process's other
- * endpoints' names (one more PMI fence) and inserts its own block. Every
- * peer must have as many NICs: no collective tells a process its peers'
- * counts (stock's allreduce at post-init would contact log P peers), so a
- * peer that published another count is an error at first contact naming
- * the peer and the CVARs, where stock stops MPI_Init with
+ * endpoints' names and its count of endpoints (one more PMI fence) and
+ * inserts its own block (with a domain per VNI: logs it; the VNIs' AVs
+ * replay it). Every peer must have as many NICs: no collective tells a
+ * process its peers' counts (stock's allreduce at post-init would contact
+ * log P peers), so a peer that published another count is an error at
+ * either end's first contact naming the peer and the CVARs, where stock
+ * stops MPI_Init with
  * **ofi_num_nics. At MPICH's defaults (every NIC found, and
  * MPIR_CVAR_OFI_USE_MIN_NICS: the job's fewest, which no process knows
  * before first contact) a process uses its first NIC on demand: its
@@ -82,7 +84,9 @@
  * or taken there when the caller does not hold it (the spawn paths).
  * Readers of the word are lock-free; the resolved word is stored with
  * release order after the insert or the append. av_known[v] is written
- * under VCI v's lock and read by its holders.
+ * under VCI v's lock; read without it too (ofi_rma.h's RMA paths look an
+ * address up before they take the lock): it only grows, and a stale value
+ * sends the caller to MPIDI_OFI_av_catch_up, which rechecks under it.
  * Costs: init one PMI put + one PMI fence, and with several VNIs or NICs
  * one more put per value's worth of their names + one more fence; O(P)
  * word writes (the world AV's entries exist either way); each first
@@ -102,11 +106,16 @@
 
 /* PMI keys: a process's root endpoint name; the names of its other
  * endpoints (slots 1..total-1 of VNIs x NICs) in as many values as they
- * need (chunk c >= 1). The key names the total, so a peer that has another
- * count of endpoints is a missing key at first contact, never names read
- * with the wrong VNI or NIC. */
+ * need (chunk c >= 1); its count of endpoints, "VNIsxNICs". The names' keys
+ * name both counts, so a peer that has other counts is a missing key at
+ * first contact, never names read with the wrong VNI or NIC; a process of
+ * one endpoint, which reads no such key, reads the count key instead
+ * (get_other_names). Each is put only when post-init fences
+ * (others_fence). */
 #define MPIDI_OFI_BC_KEY "avrm-bc-%u"
-#define MPIDI_OFI_BC_KEY_OTHERS "avrm-bc-%u-of-%d-%d"
+#define MPIDI_OFI_BC_KEY_OTHERS "avrm-bc-%u-%dx%d-%d"
+#define MPIDI_OFI_BC_KEY_COUNT "avrm-bc-%u-n"
+#define MPIDI_OFI_BC_VAL_COUNT "%dx%d"     /* VNIs, NICs */
 /* a PMI value of hex names: at most every VNI's or every NIC's name (more
  * take more values: names_per_value) */
 #define MPIDI_OFI_BC_VAL_MAX (2 * FI_NAME_MAX * MPL_MAX(MPIDI_OFI_MAX_VNIS, MPIDI_OFI_MAX_NICS) + 1)
@@ -135,6 +144,10 @@ static struct {
  * MPIDI_OFI_addr_on_demand_nics at post-init; 1 (root endpoints only)
  * before and otherwise. Read without a lock after MPI_Init. */
 static int block_nics = 1;
+
+/* Every process's count key is in PMI (post-init's fence passed; see
+ * others_fence). Read without a lock after MPI_Init. */
+static int count_keys_fenced;
 
 /* Why this process cannot address on demand, or NULL when it can. */
 static const char *on_demand_refusal(void)
@@ -250,11 +263,11 @@ static uint64_t log_block_size(uint64_t e)
     return (e + 1 < av_log.len ? av_log.first[e + 1] : av_log.next) - av_log.first[e];
 }
 
-/* Room for entries of av_log.slots names up to cap. */
-static int log_reserve(uint64_t cap)
+/* Room for cap entries of slots names each (av_log.slots set once they fit). */
+static int log_reserve(uint64_t cap, int slots)
 {
     int mpi_errno = MPI_SUCCESS;
-    size_t bytes = cap * av_log.slots * MPIDI_OFI_global.addrnamelen;
+    size_t bytes = cap * slots * MPIDI_OFI_global.addrnamelen;
     char *names = MPL_realloc(av_log.names, bytes, MPL_MEM_ADDRESS);
     uint64_t *first = names ? MPL_realloc(av_log.first, cap * sizeof(uint64_t),
                                           MPL_MEM_ADDRESS) : NULL;
@@ -267,6 +280,7 @@ static int log_reserve(uint64_t cap)
                          "**nomem2 %d %s", (int) bytes, "the endpoint names of the peers "
                          "contacted (on-demand addressing over several VNIs)");
     av_log.cap = cap;
+    av_log.slots = slots;
   fn_exit:
     return mpi_errno;
   fn_fail:
@@ -280,7 +294,7 @@ static int log_append(int n, uint64_t * e)
     int mpi_errno = MPI_SUCCESS;
 
     if (av_log.len == av_log.cap) {
-        mpi_errno = log_reserve(av_log.cap ? 2 * av_log.cap : 16);
+        mpi_errno = log_reserve(av_log.cap ? 2 * av_log.cap : 16, av_log.slots);
         MPIR_ERR_CHECK(mpi_errno);
     }
     MPIR_ERR_CHKANDJUMP1(av_log.next + n - 1 > AVRM_AVE_MAX_ADDR, mpi_errno, MPI_ERR_OTHER,
@@ -365,9 +379,9 @@ static int on_demand_init(void)
     mpi_errno = MPIDIU_avt_world_pending("on-demand addressing keeps a pending word per peer");
     MPIR_ERR_CHECK(mpi_errno);
     if (av_log.on) {
-        /* entry 0: my root name now, the others' in
-         * MPIDI_OFI_addr_publish_endpoints (its block grows to my NICs in
-         * MPIDI_OFI_addr_on_demand_nics) */
+        /* entry 0: my root name now; the others' and its block grown to
+         * my NICs (as many as MPIDI_OFI_addr_on_demand_nics chose) in
+         * MPIDI_OFI_addr_publish_endpoints */
         uint64_t e;
         av_log.slots = MPIDI_OFI_global.num_vnis;
         mpi_errno = log_append(1, &e);
@@ -458,6 +472,12 @@ static int insert_block(int vni, int nic, const char *names, int n, fi_addr_t * 
     goto fn_exit;
 }
 
+/* Set once a block went into some NICs' AVs and failed in another's: the
+ * NICs' index sequences differ from then on, so every later insert fails
+ * naming it (never a word that means one peer in one AV and another in
+ * the next). Under MPIDIU_THREAD_UTIL_MUTEX. */
+static char nics_apart[200];
+
 /* A peer's block of n names into the AV of every NIC of VNI vni at one
  * index (*first as for insert_block: FI_ADDR_NOTAVAIL takes NIC 0's
  * choice for all). */
@@ -466,9 +486,19 @@ static int insert_in_every_nic(int vni, const char *names, int n, fi_addr_t * fi
 {
     int mpi_errno = MPI_SUCCESS;
 
-    for (int nic = 0; nic < block_nics && !mpi_errno; nic++)
+    MPIR_ERR_CHKANDJUMP1(nics_apart[0], mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s",
+                         nics_apart);
+    for (int nic = 0; nic < block_nics && !mpi_errno; nic++) {
         mpi_errno = insert_block(vni, nic, names, n, first, whose, rank);
+        if (mpi_errno && nic > 0)
+            snprintf(nics_apart, sizeof(nics_apart), "on demand, VNI %d's NICs' AVs no longer "
+                     "hold the same blocks: an insert failed in NIC %d's after NIC 0's took "
+                     "it (the first error of this kind names whose block)", vni, nic);
+    }
+  fn_exit:
     return mpi_errno;
+  fn_fail:
+    goto fn_exit;
 }
 
 /* Whether post-init publishes other endpoints' names and fences: decided
@@ -494,20 +524,24 @@ int MPIDI_OFI_addr_publish_endpoints(void)
     int mpi_errno = MPI_SUCCESS;
     size_t len = MPIDI_OFI_global.addrnamelen;
     int per = names_per_value();
-    int total = (av_log.on ? MPIDI_OFI_global.num_vnis : 1) * block_nics;
+    int vnis = av_log.on ? MPIDI_OFI_global.num_vnis : 1;
+    int total = vnis * block_nics;
     char block[MPIDI_OFI_MAX_NICS * FI_NAME_MAX];
     char *mine = block;
-    char key[48];
+    char key[48], count[24];
 
     if (!others_fence())
         goto fn_exit;
+    snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY_COUNT, (unsigned) MPIR_Process.rank);
+    snprintf(count, sizeof(count), MPIDI_OFI_BC_VAL_COUNT, vnis, block_nics);
+    mpi_errno = MPIR_pmi_kvs_put(key, count);
+    MPIR_ERR_CHECK(mpi_errno);
     if (total < 2)
         goto fence;
     if (av_log.on) {
         /* entry 0 takes a slot per VNI x NIC; with several NICs it is the
          * only entry (one_nic_reason) and its block grows to them */
-        av_log.slots = total;
-        mpi_errno = log_reserve(av_log.cap);
+        mpi_errno = log_reserve(av_log.cap, total);
         MPIR_ERR_CHECK(mpi_errno);
         if (block_nics > 1) {
             MPIR_Assert(av_log.len == 1);
@@ -526,14 +560,15 @@ int MPIDI_OFI_addr_publish_endpoints(void)
             MPIR_ERR_CHKANDJUMP1(got != len, mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s",
                                  "the endpoint names of one provider differ in length");
         }
-        snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY_OTHERS, (unsigned) MPIR_Process.rank, total,
-                 c);
+        snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY_OTHERS, (unsigned) MPIR_Process.rank, vnis,
+                 block_nics, c);
         mpi_errno = put_names(key, mine + first * len, n);
         MPIR_ERR_CHECK(mpi_errno);
     }
   fence:
     mpi_errno = MPIR_pmi_barrier();
     MPIR_ERR_CHECK(mpi_errno);
+    count_keys_fenced = 1;
     if (total < 2)
         goto fn_exit;
     if (!av_log.on) {
@@ -607,23 +642,38 @@ static int get_names(uint32_t lpid, const char *key, unsigned char *out, int n)
 
 /* Names 1..total-1 of rank lpid's endpoints (its other VNIs' or NICs')
  * into names + k * addrnamelen, from the values
- * MPIDI_OFI_addr_publish_endpoints put. */
+ * MPIDI_OFI_addr_publish_endpoints put. A process of one endpoint reads
+ * none: once every count key is in (count_keys_fenced) it reads the peer's
+ * instead, so a mismatch is an error at either end's first contact. */
 static int get_other_names(uint32_t lpid, unsigned char *names, int total)
 {
     int mpi_errno = MPI_SUCCESS;
-    int per = names_per_value();
-    char key[48], why[320];
+    int per = names_per_value(), vnis = total / block_nics;
+    char key[48], why[400], count[24] = "", mine[24];
 
+    if (total < 2 && count_keys_fenced) {
+        snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY_COUNT, lpid);
+        snprintf(mine, sizeof(mine), MPIDI_OFI_BC_VAL_COUNT, vnis, block_nics);
+        mpi_errno = MPIR_pmi_kvs_get((int) lpid, key, count, (int) sizeof(count));
+        if (!mpi_errno && strcmp(count, mine) != 0)
+            mpi_errno = MPIR_Err_create_code(MPI_SUCCESS, MPIR_ERR_RECOVERABLE, __func__,
+                                             __LINE__, MPI_ERR_OTHER, "**fail", "**fail %s",
+                                             "its PMI key of counts names more endpoints");
+    }
     for (int first = 1, c = 1; !mpi_errno && first < total; first += per, c++) {
-        snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY_OTHERS, lpid, total, c);
+        snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY_OTHERS, lpid, vnis, block_nics, c);
         mpi_errno = get_names(lpid, key, names + first * MPIDI_OFI_global.addrnamelen,
                               MPL_MIN(per, total - first));
     }
     if (mpi_errno) {
-        snprintf(why, sizeof(why), "on demand, rank %u has another count of endpoints than "
-                 "%d VNIs x %d NICs: give every process as many (MPIR_CVAR_CH4_NUM_VCIS, "
+        /* a key missing for other counts, or a PMI failure: the cause
+         * follows in the error stack */
+        snprintf(why, sizeof(why), "on demand, rank %u has another count of endpoints%s%s%s "
+                 "than this process (rank %d: %d VNIs x %d NICs), or its names could not be "
+                 "read: give every process as many (MPIR_CVAR_CH4_NUM_VCIS, "
                  "MPIR_CVAR_CH4_OFI_MAX_NICS), or MPIR_CVAR_AVRM_ON_DEMAND_AV=0", lpid,
-                 total / block_nics, block_nics);
+                 count[0] ? " (VNIs x NICs: " : "", count, count[0] ? ")" : "",
+                 MPIR_Process.rank, vnis, block_nics);
         mpi_errno = MPIR_Err_create_code(mpi_errno, MPIR_ERR_RECOVERABLE, __func__, __LINE__,
                                          MPI_ERR_OTHER, "**fail", "**fail %s", why);
     }
@@ -651,7 +701,8 @@ static int resolve_locked(uint32_t lpid, fi_addr_t * out)
     }
     snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY, lpid);
     if (av_log.on) {
-        /* appended only once every name is in: a failure leaves no entry */
+        /* appended, filled, dropped on a failure: no other thread sees it
+         * meanwhile (UTIL held) */
         uint64_t e;
         mpi_errno = log_append(block_nics, &e);
         MPIR_ERR_CHECK(mpi_errno);
