@@ -112,7 +112,7 @@ def ondemand_plot(src, slopes_out, png):
             hb, hc = line(xs, [float(r["heap_max"]) for r in rs])
             means = [float(r["heap_mean"]) for r in rs]
             mb, _ = line(xs, means)
-            mse = fit_se(xs, means) if len(set(xs)) > 1 else float("nan")
+            mse = fit_se(xs, means)
             rb, rc = line(xs, [float(r["rss_max"]) for r in rs])
             ib, _ = line(xs, [float(r["init_s"]) * 1e6 for r in rs])
             f.write("%s,%s,%s,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.1f,%.3f,%.1f,%.1f,%.0f\n" % (
