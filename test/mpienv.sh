@@ -10,7 +10,7 @@ export FI_PROVIDER
 : "${HYDRA_LAUNCHER:=fork}"
 export HYDRA_LAUNCHER
 # Oversubscribed cores (8-16 ranks on 2 cores): yield in blocking waits after
-# this many polls without progress. Our patch 0002 adds the CVAR (default 0);
+# this many polls without progress. Our patch ch4-progress-yield-cvar adds the CVAR (default 0);
 # the stock build ignores it.
 : "${MPIR_CVAR_CH4_POLLS_BEFORE_YIELD:=1}"
 export MPIR_CVAR_CH4_POLLS_BEFORE_YIELD

@@ -1,7 +1,7 @@
 /*
  * The PMI client's own header (PMI-1, PMI-2 or PMIx, as configure chose),
  * for the files that call the client: src/util/mpir_pmi.c and
- * src/nameserv/pmi/pmi_nameserv.c (patch 0005). Stock MPICH 4.0.2 includes
+ * src/nameserv/pmi/pmi_nameserv.c (patch pmi-client-header-where-used). Stock MPICH 4.0.2 includes
  * it in every file through mpir_pmi.h; only these two need it, and without
  * it every other file of a --with-pmix build preprocesses to the same text
  * as in the default build, so ccache serves them (make mpich-pmix).

@@ -245,7 +245,7 @@ int main(int argc, char **argv)
      * (schedule receives from MPI_PROC_NULL) and an intercomm MPI_Alltoall of
      * unequal groups (pairwise exchange: MPIC_Sendrecv from MPI_PROC_NULL,
      * then MPIC_Wait on the returned request). They must leave the shared
-     * null receive as it was: a write into its status (patch 0012's first
+     * null receive as it was: a write into its status (patch proc-null-receive-status's first
      * version let MPIC_Wait clear the tag's error bits, turning MPI_ANY_TAG
      * into -1610612737) shows in every later MPI_Irecv. */
     MPI_Comm ring;

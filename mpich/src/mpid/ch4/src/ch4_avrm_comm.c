@@ -5,7 +5,7 @@
  * lpids), the roots-only-PMI init comm, and release at comm free.
  *
  * Our file, added to the MPICH tree by patches/mpich/series and compiled
- * into libmpi beside ch4i_comm.c (patch 0015 lists it in Makefile.in). Its
+ * into libmpi beside ch4i_comm.c (patch ch4-avrm-glue-compiled lists it in Makefile.in). Its
  * interface: ch4_avrm.h, ch4i_comm.h (the commit pre-hook) and mpidch4.h
  * (MPID_Rank_map_*).
  *

@@ -4,7 +4,7 @@
  * and the world AV are created by MPIDIU_avt_init, ch4_avrm_av.c.)
  *
  * Our file, added to the MPICH tree by patches/mpich/series and compiled
- * into libmpi beside ch4_init.c (patch 0015 lists it in MPICH's generated
+ * into libmpi beside ch4_init.c (patch ch4-avrm-glue-compiled lists it in MPICH's generated
  * Makefile.in; doc/design.md "How our code enters MPICH"). Its interface:
  * ch4_avrm_init.h (MPIDI_avrm_init, MPIDI_avrm_finalize, for ch4_init.c).
  *

@@ -68,7 +68,7 @@
  * sockaddr_in each), O(peers touched); freed at MPI_Finalize.
  *
  * Our file, added to the MPICH tree by patches/mpich/series and compiled
- * into libmpi beside ofi_init.c (patch 0015 lists it in MPICH's generated
+ * into libmpi beside ofi_init.c (patch ch4-avrm-glue-compiled lists it in MPICH's generated
  * Makefile.in). Its interface: MPIDI_OFI_addr_init and
  * MPIDI_OFI_av_count_hint for ofi_init.c (ofi_init.h); MPIDI_OFI_av_resolve
  * and MPIDI_OFI_av_catch_up for the inline address lookups, and
