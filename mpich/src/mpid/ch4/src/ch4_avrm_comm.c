@@ -35,12 +35,11 @@
 #include "ch4_avrm.h"
 #include "mpir_avrm_errno.h"
 
-/* MPIR_Comm keeps stock 4.0.2's size (MPIDI_Devcomm_t's stock_size_pad):
- * what replaced stock's two 40-byte rank maps and two table pointers takes
- * their 96 bytes. */
-_Static_assert(sizeof(avrm_hier_t) + sizeof(avrm_rankmap_t) + sizeof(avrm_rankmap_t *) +
-               sizeof(((MPIDI_Devcomm_t *) 0)->ch4.stock_size_pad) == 2 * 40 + 2 * sizeof(int *),
-               "the fields that replaced stock's rank maps and node tables take stock's bytes");
+/* MPIR_Comm's address-layer fields (MPIDI_Devcomm_t's map and local_map,
+ * MPIR_Comm's hier) take 88 bytes where stock's two rank maps and two node
+ * table pointers took 96: pinned, so that a change shows here. */
+_Static_assert(sizeof(avrm_hier_t) + sizeof(avrm_rankmap_t) + sizeof(avrm_rankmap_t *) == 88,
+               "MPIR_Comm's address-layer fields take 88 bytes");
 
 static int is_remote_part(const MPIR_Comm_map_t * mp)
 {
