@@ -16,7 +16,7 @@
  * dereferenced: MPIDIU_av_word() recovers the word, bit 0 is the locality,
  * the rest the fi_addr, or, with bit 63 set, the rank of a world peer whose
  * address is resolved on first contact (on-demand addressing, the netmod's
- * MPIDI_OFI_av_root_addr). It works for stored and computed AVs alike, costs no
+ * MPIDI_OFI_av_root_addr, ofi_avrm.h). It works for stored and computed AVs alike, costs no
  * load downstream of the translation, and stays unique per peer (fi_addr
  * values are unique within the OFI AV). Requires 64-bit pointers.
  *
@@ -49,13 +49,9 @@ typedef struct MPIDI_avrm {
     uint32_t npg_refs;          /* entries of both, >= ctx->navs */
     const char *stored_reason;  /* why the world AV is stored although
                                  * MPIR_CVAR_AVRM_COMPUTED_AV asked otherwise */
-    /* on-demand addressing (the netmod's, ofi_avrm_lazy.c) */
-    int on_demand;              /* world peers are resolved on first contact */
-    const char *eager_reason;   /* why not, when not */
-    int on_demand_nics;         /* NICs of a peer's block (several NICs) */
-    const char *one_nic_reason; /* why one when this process has more */
-    uint64_t peers_resolved;    /* world peers resolved on first contact */
-    double resolve_seconds;     /* time spent resolving them */
+    /* the netmod's part of the report line (MPIR_CVAR_AVRM_REPORT), set by
+     * the netmod at MPI_Init; NULL: "addresses exchanged at MPI_Init" */
+    void (*netmod_report)(void);
 } MPIDI_avrm_t;
 
 extern MPIDI_avrm_t MPIDI_avrm;

@@ -71,24 +71,6 @@ cvars:
         On-demand addressing (MPIR_CVAR_AVRM_ON_DEMAND_AV) needs a word per
         peer and takes precedence; the report says so.
 
-    - name        : MPIR_CVAR_AVRM_ON_DEMAND_AV
-      category    : CH4_AVRM
-      type        : boolean
-      default     : true
-      class       : none
-      verbosity   : MPI_T_VERBOSITY_USER_BASIC
-      scope       : MPI_T_SCOPE_ALL_EQ
-      description : >-
-        Resolve a peer's network address on first contact (PMI get and one
-        libfabric AV insert) instead of inserting every process at
-        MPI_Init. Applies where the provider keeps MPI's source matching
-        for senders it has not inserted (ofi_rxm, ofi_rxd; shm from
-        libfabric 1.19), over every VNI, and over several NICs when
-        MPIR_CVAR_CH4_OFI_MAX_NICS asks for them (default builds; every
-        process then needs that many; otherwise the first NIC); elsewhere
-        addresses are exchanged at MPI_Init as in MPICH, and
-        MPIR_CVAR_AVRM_REPORT says why.
-
     - name        : MPIR_CVAR_AVRM_FAIL_ALLOC
       category    : CH4_AVRM
       type        : int
@@ -131,22 +113,6 @@ static const struct {
 };
 
 static int MPIDI_avrm_pvar_ids[AVRM_PVAR_COUNT];
-
-/* on-demand addressing: peers resolved and seconds spent (netmod-updated) */
-static void MPIDI_avrm_get_resolved(void *addr, void *obj, int count, void *buf)
-{
-    *(unsigned long long *) buf = MPIDI_avrm.peers_resolved;
-}
-
-static void MPIDI_avrm_get_on_demand_nics(void *addr, void *obj, int count, void *buf)
-{
-    *(unsigned long long *) buf = (unsigned long long) MPIDI_avrm.on_demand_nics;
-}
-
-static void MPIDI_avrm_get_resolve_time(void *addr, void *obj, int count, void *buf)
-{
-    *(double *) buf = MPIDI_avrm.resolve_seconds;
-}
 
 static unsigned long long MPIDI_avrm_stat(int which)
 {
@@ -275,27 +241,6 @@ static void MPIDI_avrm_register_pvars(void)
                                   MPIDI_avrm_get_size, NULL, "CH4_AVRM",
                                   MPIDI_avrm_size_pvars[i].desc);
     }
-    MPIR_T_PVAR_REGISTER_impl(MPI_T_PVAR_CLASS_COUNTER, MPI_UNSIGNED_LONG_LONG,
-                              "avrm_peers_resolved", &dummy, 1, MPI_T_ENUM_NULL,
-                              MPI_T_VERBOSITY_USER_BASIC, MPI_T_BIND_NO_OBJECT,
-                              MPIR_T_PVAR_FLAG_READONLY | MPIR_T_PVAR_FLAG_CONTINUOUS,
-                              MPIDI_avrm_get_resolved, NULL, "CH4_AVRM",
-                              "World peers whose address this process resolved on first contact "
-                              "(on-demand addressing; 0 when addresses are exchanged at MPI_Init)");
-    MPIR_T_PVAR_REGISTER_impl(MPI_T_PVAR_CLASS_LEVEL, MPI_UNSIGNED_LONG_LONG,
-                              "avrm_on_demand_nics", &dummy, 1, MPI_T_ENUM_NULL,
-                              MPI_T_VERBOSITY_USER_BASIC, MPI_T_BIND_NO_OBJECT,
-                              MPIR_T_PVAR_FLAG_READONLY | MPIR_T_PVAR_FLAG_CONTINUOUS,
-                              MPIDI_avrm_get_on_demand_nics, NULL, "CH4_AVRM",
-                              "NICs of a peer that first contact resolves (on-demand addressing: "
-                              "1 its first NIC, N all N; 0 when addresses are exchanged at "
-                              "MPI_Init; MPIR_CVAR_AVRM_REPORT says why one of several)");
-    MPIR_T_PVAR_REGISTER_impl(MPI_T_PVAR_CLASS_TIMER, MPI_DOUBLE, "avrm_resolve_time", &dummy, 1,
-                              MPI_T_ENUM_NULL, MPI_T_VERBOSITY_USER_BASIC, MPI_T_BIND_NO_OBJECT,
-                              MPIR_T_PVAR_FLAG_READONLY | MPIR_T_PVAR_FLAG_CONTINUOUS,
-                              MPIDI_avrm_get_resolve_time, NULL, "CH4_AVRM",
-                              "Seconds this process spent resolving peers on first contact "
-                              "(PMI get and libfabric AV insert)");
     MPIR_T_PVAR_REGISTER_impl(MPI_T_PVAR_CLASS_LEVEL, MPI_UNSIGNED_LONG_LONG,
                               "avrm_maps_by_mode", &dummy, AVRM_MODE_COUNT, MPI_T_ENUM_NULL,
                               MPI_T_VERBOSITY_USER_BASIC, MPI_T_BIND_NO_OBJECT,
@@ -345,16 +290,10 @@ void MPIDI_avrm_finalize(int world_rank)
     printf("\navrm report: world AV %s", MPIDI_avrm.ctx->avs[0]->computed ? "computed" : "stored");
     if (MPIDI_avrm.stored_reason)
         printf(" (computed AV refused: %s)", MPIDI_avrm.stored_reason);
-    if (MPIDI_avrm.on_demand) {
-        printf("; addresses on demand: %llu peers resolved in %.6f s",
-               (unsigned long long) MPIDI_avrm.peers_resolved, MPIDI_avrm.resolve_seconds);
-        if (MPIDI_avrm.on_demand_nics > 1)
-            printf(", %d NICs each", MPIDI_avrm.on_demand_nics);
-        else if (MPIDI_avrm.one_nic_reason)
-            printf(" (first NIC only: %s)", MPIDI_avrm.one_nic_reason);
-    } else
-        printf("; addresses exchanged at MPI_Init (%s)",
-               MPIDI_avrm.eager_reason ? MPIDI_avrm.eager_reason : "by the netmod");
+    if (MPIDI_avrm.netmod_report)
+        MPIDI_avrm.netmod_report();
+    else
+        printf("; addresses exchanged at MPI_Init (by the netmod)");
     printf("\n");
     fflush(stdout);
 }

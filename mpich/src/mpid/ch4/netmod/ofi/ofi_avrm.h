@@ -25,6 +25,8 @@
 #ifndef OFI_AVRM_H_INCLUDED
 #define OFI_AVRM_H_INCLUDED
 
+#include "ofi_ondemand.h"
+
 /* Whether a context's AV holds only its own VNI's endpoints of every peer
  * (1) or every endpoint (0). A message travels between contexts of one VNI
  * index under CH4's VCI methods "zero" and "comm" (both ends take the
@@ -51,7 +53,7 @@
  * rank: stock's layout and fi_addrs), or node roots first with
  * MPIR_CVAR_CH4_ROOTS_ONLY_PMI. A dynamic peer (w >= P, connected or
  * spawned later) has its root endpoint only, as in stock. On demand over
- * several NICs (ofi_avrm_lazy.c) first contact inserts a peer's NICs'
+ * several NICs (ofi_ondemand.h) first contact inserts a peer's NICs'
  * endpoints as one block at its word, in every AV: w + nic (base 0, stride
  * 1); a dynamic peer has its root only, and communicators with one are
  * never spread over NICs (MPIDI_OFI_comm_nics_spread_ok), so only nic 0
@@ -67,7 +69,7 @@ MPL_STATIC_INLINE_PREFIX fi_addr_t MPIDI_OFI_endpoint_addr(fi_addr_t w, int nic,
     return MPIDI_OFI_global.endpoints.base + w * MPIDI_OFI_global.endpoints.stride + k;
 }
 
-/* Out of line (ofi_avrm_lazy.c): a pending word's peer, resolved on first
+/* Out of line (ofi_ondemand_resolve.c): a pending word's peer, resolved on first
  * contact (PMI get, one fi_av_insert, the word stored); aborts naming the
  * peer and the failed call when it cannot be. Takes the word shifted as
  * MPIDI_OFI_av_root_addr shifts it (its low 32 bits are the lpid), so the
@@ -91,7 +93,7 @@ MPL_STATIC_INLINE_PREFIX fi_addr_t MPIDI_OFI_av_root_addr(MPIDI_av_entry_t * av)
 }
 
 #ifdef MPIDI_OFI_VNI_AVS
-/* Out of line (ofi_avrm_lazy.c): a word that VNI vni's AV does not hold
+/* Out of line (ofi_ondemand_log.c): a word that VNI vni's AV does not hold
  * yet, shifted right by one: resolved if pending (PMI get, a log entry),
  * then that AV replays the log up to it; aborts naming the peer and the
  * failed call when it cannot. */
@@ -112,7 +114,7 @@ MPL_STATIC_INLINE_PREFIX fi_addr_t MPIDI_OFI_av_vni_addr(MPIDI_av_entry_t * av, 
 }
 #endif
 
-/* The spawn paths' view of an AV (ofi_avrm_lazy.c): the name at an address,
+/* The spawn paths' view of an AV (ofi_ondemand_resolve.c): the name at an address,
  * as fi_av_lookup in context ctx_idx's AV gives it, and a dynamic peer's
  * address from its name. On demand over a domain per VNI both go through
  * the first-contact log, which keeps one index sequence in every VNI's AV. */

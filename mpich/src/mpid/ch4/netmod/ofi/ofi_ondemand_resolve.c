@@ -1,0 +1,249 @@
+/*
+ * ofi_ondemand_resolve.c - on-demand addressing: first contact (a pending
+ * word's peer resolved: its names from PMI, its block into every NIC's AV
+ * or the log, the word stored) and the spawn paths' dynamic peers. Rules:
+ * ofi_ondemand.h.
+ */
+#include "mpidimpl.h"
+#include "ofi_impl.h"
+#include "ofi_init.h"
+#include "ch4_avrm.h"
+#include "ofi_ondemand.h"
+
+/* Insert n names into the AV of context (vni, nic) as one block: at
+ * *first, or where the AV puts it when *first is FI_ADDR_NOTAVAIL (then
+ * *first is set). FI_AV_TABLE gives consecutive indices; anything else (a
+ * name the AV already holds answers with its old index) is an error
+ * naming whose block it is: `whose`, then `rank` when it is >= 0 (formatted
+ * on failure only: first contact pays no snprintf). */
+int MPIDI_OFI_ondemand_insert_block(int vni, int nic, const char *names, int n, fi_addr_t * first,
+                        const char *whose, int64_t rank)
+{
+    int mpi_errno = MPI_SUCCESS;
+    struct fid_av *av = MPIDI_OFI_global.ctx[MPIDI_OFI_get_ctx_index(NULL, vni, nic)].av;
+    fi_addr_t got[MPIDI_OFI_MAX_NICS] = { FI_ADDR_NOTAVAIL };     /* read on failure too */
+    char why[320];
+
+    int ret = fi_av_insert(av, names, n, got, 0ULL, NULL);
+    int ok = ret == n && got[0] != FI_ADDR_NOTAVAIL && got[0] <= AVRM_AVE_MAX_ADDR - n &&
+        (*first == FI_ADDR_NOTAVAIL || got[0] == *first);
+    for (int k = 1; ok && k < n; k++)
+        ok = got[k] == got[0] + k;
+    if (!ok) {
+        char rk[24] = "";
+        if (rank >= 0)
+            snprintf(rk, sizeof(rk), " %" PRId64, rank);
+        snprintf(why, sizeof(why), "%s%s: fi_av_insert of %d endpoint name(s) into the AV of "
+                 "VNI %d, NIC %d returned %d (%s), fi_addr %#" PRIx64 " where %s", whose, rk, n,
+                 vni, nic, ret,
+                 ret < 0 ? fi_strerror(-ret) : "count", (uint64_t) got[0],
+                 n > 1 ? "a block of consecutive indices, the same in every AV, belongs "
+                 "(a peer connected to as a dynamic one first keeps its old index)" :
+                 "every AV has it at one index");
+        MPIR_ERR_SETANDJUMP1(mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s", why);
+    }
+    *first = got[0];
+  fn_exit:
+    return mpi_errno;
+  fn_fail:
+    goto fn_exit;
+}
+
+/* A peer's block of n names into the AV of every NIC of VNI vni at one
+ * index (*first as for insert_block: FI_ADDR_NOTAVAIL takes NIC 0's
+ * choice for all). */
+int MPIDI_OFI_ondemand_insert_in_every_nic(int vni, const char *names, int n, fi_addr_t * first,
+                               const char *whose, int64_t rank)
+{
+    int mpi_errno = MPI_SUCCESS;
+
+    MPIR_ERR_CHKANDJUMP1(MPIDI_OFI_ondemand.nics_apart[0], mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s",
+                         MPIDI_OFI_ondemand.nics_apart);
+    for (int nic = 0; nic < MPIDI_OFI_ondemand.block_nics && !mpi_errno; nic++) {
+        mpi_errno = MPIDI_OFI_ondemand_insert_block(vni, nic, names, n, first, whose, rank);
+        if (mpi_errno && nic > 0)
+            snprintf(MPIDI_OFI_ondemand.nics_apart, sizeof(MPIDI_OFI_ondemand.nics_apart), "on demand, VNI %d's NICs' AVs no longer "
+                     "hold the same blocks: an insert failed in NIC %d's after NIC 0's took "
+                     "it (the first error of this kind names whose block)", vni, nic);
+    }
+  fn_exit:
+    return mpi_errno;
+  fn_fail:
+    goto fn_exit;
+}
+
+/* Resolve world peer lpid: its names from PMI, then its block (its root,
+ * or its NICs' endpoints) into every NIC's AV, or one log entry
+ * (MPIDI_OFI_ondemand.log.on); the word stored. Holds MPIDIU_THREAD_UTIL_MUTEX. Errors
+ * name the peer and the call that failed. */
+static int resolve_locked(uint32_t lpid, fi_addr_t * out)
+{
+    int mpi_errno = MPI_SUCCESS;
+    char key[48], why[320];
+    avrm_ave_t w = avrm_av_ave(MPIDI_avrm.ctx->avs[0], lpid);
+    fi_addr_t addr = FI_ADDR_NOTAVAIL;
+    MPL_time_t t0, t1;
+    double dt;
+
+    MPL_wtime(&t0);
+
+    if (!avrm_ave_is_pending(w)) {      /* another thread resolved it meanwhile */
+        *out = avrm_ave_addr(w);
+        return MPI_SUCCESS;
+    }
+    snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY, lpid);
+    if (MPIDI_OFI_ondemand.log.on) {
+        /* appended, filled, dropped on a failure: no other thread sees it
+         * meanwhile (UTIL held) */
+        uint64_t e;
+        mpi_errno = MPIDI_OFI_ondemand_log_append(MPIDI_OFI_ondemand.block_nics, &e);
+        MPIR_ERR_CHECK(mpi_errno);
+        unsigned char *names = (unsigned char *) MPIDI_OFI_ondemand_log_entry(e);
+        mpi_errno = MPIDI_OFI_ondemand_get_names(lpid, key, names, 1);
+        if (!mpi_errno)
+            mpi_errno = MPIDI_OFI_ondemand_get_other_names(lpid, names, MPIDI_OFI_ondemand.log.slots);
+        if (!mpi_errno && MPIDI_OFI_ondemand.log.dynamic && MPIDI_OFI_ondemand_log_find(names, e) >= 0) {
+            /* logged as a dynamic peer (its root name in every VNI's slot)
+             * before this resolution: the VNIs' AVs that replayed it hold
+             * its root endpoint where its VNI's belongs */
+            snprintf(why, sizeof(why), "rank %u of this world was connected to as a dynamic "
+                     "peer before any contact in the world; on-demand addressing over several "
+                     "VNIs cannot address it (MPIR_CVAR_AVRM_ON_DEMAND_AV=0 or one VCI can)",
+                     lpid);
+            mpi_errno = MPIR_Err_create_code(MPI_SUCCESS, MPIR_ERR_RECOVERABLE, __func__,
+                                             __LINE__, MPI_ERR_OTHER, "**fail", "**fail %s",
+                                             why);
+        }
+        if (mpi_errno) {
+            MPIDI_OFI_ondemand_log_drop();
+            goto fn_fail;
+        }
+        addr = MPIDI_OFI_ondemand.log.first[e];
+    } else {
+        unsigned char names[MPIDI_OFI_MAX_NICS * FI_NAME_MAX];
+        mpi_errno = MPIDI_OFI_ondemand_get_names(lpid, key, names, 1);
+        if (!mpi_errno)
+            mpi_errno = MPIDI_OFI_ondemand_get_other_names(lpid, names, MPIDI_OFI_ondemand.block_nics);
+        MPIR_ERR_CHECK(mpi_errno);
+        mpi_errno = MPIDI_OFI_ondemand_insert_in_every_nic(0, (const char *) names, MPIDI_OFI_ondemand.block_nics, &addr,
+                                        "the address of rank", lpid);
+        MPIR_ERR_CHECK(mpi_errno);
+    }
+    mpi_errno = MPIDIU_av_set_addr_locked(0, (int) lpid, addr);
+    if (mpi_errno && MPIDI_OFI_ondemand.log.on)
+        MPIDI_OFI_ondemand_log_drop();     /* no word names it: a retry appends it again */
+    MPIR_ERR_CHECK(mpi_errno);
+    MPIDI_OFI_ondemand.peers_resolved++;
+    MPL_wtime(&t1);
+    MPL_wtime_diff(&t0, &t1, &dt);
+    MPIDI_OFI_ondemand.resolve_seconds += dt;
+    *out = addr;
+  fn_exit:
+    return mpi_errno;
+  fn_fail:
+    goto fn_exit;
+}
+
+/* A pending word (shifted right by one, either way) resolved; holds the
+ * UTIL mutex. */
+int MPIDI_OFI_ondemand_resolve_pending_locked(uint64_t shifted, fi_addr_t * out)
+{
+    uint32_t lpid = avrm_ave_pending_lpid((avrm_ave_t) shifted << 1);
+
+    if (lpid < (uint32_t) MPIR_Process.size)
+        return resolve_locked(lpid, out);
+    return MPIR_Err_create_code(MPI_SUCCESS, MPIR_ERR_RECOVERABLE, __func__, __LINE__,
+                                MPI_ERR_OTHER, "**fail", "**fail %s",
+                                "a pending address word names no rank of this world");
+}
+
+/* The hot path's slow branch: a pending word's peer, resolved. An error is
+ * fatal here (the callers, down to the progress engine's replies, have no
+ * error path for an address): it aborts with the message of the cause. */
+fi_addr_t MPIDI_OFI_av_resolve(int64_t pending)
+{
+    fi_addr_t addr = FI_ADDR_NOTAVAIL;
+
+    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    int mpi_errno = MPIDI_OFI_ondemand_resolve_pending_locked((uint64_t) pending, &addr);
+    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    if (mpi_errno)
+        MPIR_Handle_fatal_error(NULL, "MPIDI_OFI_av_resolve", mpi_errno);
+    return addr;
+}
+
+/* The name of the endpoint at address w of context ctx_idx's AV, as
+ * fi_av_lookup gives it (the spawn paths compare and send names): from the
+ * log when resolutions go there (w is a log entry; its VNI 0 name), else
+ * from the AV. */
+int MPIDI_OFI_av_name(int ctx_idx, fi_addr_t w, void *name, size_t * len)
+{
+    int mpi_errno = MPI_SUCCESS;
+
+    if (MPIDI_OFI_ondemand.log.on) {
+        size_t have = MPIDI_OFI_global.addrnamelen;
+        MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+        int64_t e = MPIDI_OFI_ondemand_log_entry_at(w);
+        int known = e >= 0;
+        if (known)
+            memcpy(name, MPIDI_OFI_ondemand_log_entry(e), MPL_MIN(*len, have));
+        MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+        MPIR_ERR_CHKANDJUMP1(!known, mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s",
+                             "an address word names no contacted peer");
+        *len = have;
+        goto fn_exit;
+    }
+    MPIDI_OFI_VCI_CALL(fi_av_lookup(MPIDI_OFI_global.ctx[ctx_idx].av, w, name, len), 0,
+                       avlookup);
+  fn_exit:
+    return mpi_errno;
+  fn_fail:
+    goto fn_exit;
+}
+
+/* A dynamic peer (spawned, connected or accepted) from its root name: its
+ * address in context ctx_idx's AV, inserted now, or a log entry with that
+ * name in every VNI's slot (a dynamic peer is addressed on VNI 0; the
+ * others' AVs keep the one index sequence) that each AV replays on use;
+ * the entry it has when logged before. The log and the NICs' blocks take
+ * MPIDIU_THREAD_UTIL_MUTEX, as first contact does (one index sequence). */
+int MPIDI_OFI_av_insert_dynamic(int ctx_idx, const void *name, size_t len, fi_addr_t * addr)
+{
+    int mpi_errno = MPI_SUCCESS;
+
+    MPIR_ERR_CHKANDJUMP1((MPIDI_OFI_ondemand.log.on || MPIDI_OFI_ondemand.block_nics > 1) && len != MPIDI_OFI_global.addrnamelen,
+                         mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s",
+                         "a connecting process's address differs in length from this provider's");
+    if (MPIDI_OFI_ondemand.log.on) {
+        MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+        int64_t old = MPIDI_OFI_ondemand_log_find(name, MPIDI_OFI_ondemand.log.len);
+        uint64_t e = (uint64_t) old;
+        if (old < 0) {
+            mpi_errno = MPIDI_OFI_ondemand_log_append(1, &e);
+            for (int v = 0; !mpi_errno && v < MPIDI_OFI_global.num_vnis; v++)
+                memcpy(MPIDI_OFI_ondemand_log_entry(e) + v * MPIDI_OFI_ondemand.block_nics * len, name, len);
+            MPIDI_OFI_ondemand.log.dynamic += !mpi_errno;
+        }
+        if (!mpi_errno)
+            *addr = MPIDI_OFI_ondemand.log.first[e];
+        MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+        MPIR_ERR_CHECK(mpi_errno);
+        goto fn_exit;
+    }
+    if (MPIDI_OFI_ondemand.block_nics > 1) {
+        /* its root endpoint alone, at one index in every NIC's AV */
+        *addr = FI_ADDR_NOTAVAIL;
+        MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+        mpi_errno = MPIDI_OFI_ondemand_insert_in_every_nic(0, (const char *) name, 1, addr,
+                                        "a dynamic peer (spawn, connect)", -1);
+        MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+        MPIR_ERR_CHECK(mpi_errno);
+        goto fn_exit;
+    }
+    MPIDI_OFI_VCI_CALL(fi_av_insert(MPIDI_OFI_global.ctx[ctx_idx].av, name, 1, addr, 0ULL,
+                                    NULL), 0, avmap);
+  fn_exit:
+    return mpi_errno;
+  fn_fail:
+    goto fn_exit;
+}
