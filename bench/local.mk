@@ -29,7 +29,7 @@ EXTRA_DIST += bench/run bench/report bench/steps.ini bench/steps.py bench/run-co
 # Every benchmark is a step of bench/run (the table: bench/steps.ini); the
 # targets below are its steps, with the libraries this Makefile builds.
 # `bench/run list` says what each step measures, where it writes and whether
-# its stamped results are fresh.
+# its stamped results are fresh or stale.
 BENCH_RUN = $(top_srcdir)/bench/run --build $(abs_top_builddir) --lib ours=$(MPICH_PATCHED) --lib stock=$(MPICH_STOCK)
 BENCH_CORE_BINS = bench/bench-memory bench/bench-lookup bench/bench-build bench/bench-simbuild \
 	bench/bench-translate
