@@ -29,7 +29,7 @@ EXTRA_DIST += bench/run bench/report bench/steps.ini bench/steps.py bench/run-co
 # Every benchmark is a step of bench/run (the table: bench/steps.ini); the
 # targets below are its steps, with the libraries this Makefile builds.
 # `bench/run list` says what each step measures, where it writes and whether
-# its stamped results are fresh.
+# its stamped results are fresh or stale.
 BENCH_RUN = $(top_srcdir)/bench/run --build $(abs_top_builddir) --lib ours=$(MPICH_PATCHED) --lib stock=$(MPICH_STOCK)
 BENCH_CORE_BINS = bench/bench-memory bench/bench-lookup bench/bench-build bench/bench-simbuild \
 	bench/bench-translate
@@ -40,10 +40,12 @@ BENCH_STEPS_MPICH = insns insns-rate real comm-memory group-insns group-time ond
 BENCH_STEPS_VCI = vci-init vci
 .PHONY: bench-stale bench-library-memory bench-memclass \
 	$(BENCH_STEPS_CORE:%=bench-%) $(BENCH_STEPS_MPICH:%=bench-%) $(BENCH_STEPS_VCI:%=bench-%)
-# every stamped step whose results are stale or unstamped, in turn, then the check
+# every stamped step whose results are stale or unstamped, in turn, then the
+# check, strict: a set left stale fails it (make release-check makes each
+# step's own builds first)
 bench-stale: mpich mpich-stock
 	$(BENCH_RUN) stale
-	$(BENCH_RUN) check
+	$(BENCH_RUN) --strict check
 $(BENCH_STEPS_CORE:%=bench-%): bench-%: $(BENCH_CORE_BINS)
 	$(BENCH_RUN) $*
 $(BENCH_STEPS_MPICH:%=bench-%): bench-%: mpich mpich-stock

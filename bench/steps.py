@@ -23,6 +23,23 @@ STAMP_RE = re.compile(r"^<!-- results-stamp set=(\S+) commit=(\S+) date=(\S+) di
                       r"(?: settings=([0-9a-f]+))?(?: outputs=([0-9a-f]+))? -->$")
 
 
+def staleness():
+    """{set: (what changed: "code" or "settings", the commit of its
+    figures)} of the stale sets, by maint/results-stamp.py's check (of the
+    sets in AVRM_RESULTS_DIR when it is set)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("results_stamp", os.path.join(TOP, "maint", "results-stamp.py"))
+    tool = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tool)
+    return tool.staleness()
+
+
+def stale_mark(what, commit):
+    """What bench/report readme and results append to a stale set's
+    "figures of" cell."""
+    return f" (stale: {what} changed since {commit})"
+
+
 def stamp_of(summary):
     """(the stamp's match or None, the file's text or None) of a SUMMARY.md."""
     if not os.path.exists(summary):

@@ -1,11 +1,14 @@
 #!/usr/bin/env python3
-"""Stamps on results sets, and the check that they are not stale.
+"""Stamps on results sets, and the check of their age.
 
     results-stamp.py write SET FILE     put SET's stamp line into FILE (the
                                         SUMMARY.md its step just wrote;
                                         bench/run does it after a run)
-    results-stamp.py check [SET ...]    every set (or the ones named):
-                                        PASS fresh / FAIL stale
+    results-stamp.py check [--strict] [SET ...]
+                                        every set (or the ones named): PASS
+                                        fresh / STALE (not a failure; with
+                                        --strict, for a release: FAIL) /
+                                        FAIL (a defect)
     results-stamp.py digest SET         SET's inputs and settings digests now
     results-stamp.py stale              the command of every set that is stale
                                         or unstamped, one per line
@@ -28,13 +31,22 @@ the files the step wrote (every file of the set git does not ignore, its
 SUMMARY.md without the stamp), so that a run that did not finish, or an
 edit by hand, cannot leave figures under an older run's stamp. commit and date
 say when the figures were taken, for people; the check compares only
-digests, so it needs no history (CI clones shallow). A stale set names the
-files that differ from its commit when git has it. A set without SUMMARY.md
-or without a stamp fails: its figures cannot be shown fresh. A stamp written
-before bench/steps.ini has no settings, one written before outputs were
-digested no outputs: it passes on what it has, and the check says what is
-not covered. A file or directory of bench/results
-in no set is a SKIP line, counted. The last line is "N passed, N failed".
+digests, so it needs no history (CI clones shallow).
+
+A set whose inputs or settings differ from its stamp is stale: its figures
+are those of its stamp's commit, older than the code or settings they
+measure. That is a state, not a defect: the check prints a STALE line
+naming the files that differ from its commit (when git has it) and the
+command that reruns it, and counts the stale sets in a line "stale: N
+(SET ...)", as neither passed nor failed; --strict (a release:
+make release-check) fails them. What fails always, as a defect: a set
+without SUMMARY.md or without a stamp, or stamped for another set (its
+figures cannot be shown to be any run's), and a set whose files differ
+from its stamp's outputs digest (figures no run stamped), stale or not.
+A stamp written before bench/steps.ini has no settings, one written before
+outputs were digested no outputs: it passes on what it has, and the check
+says what is not covered. A file or directory of bench/results in no set
+is a SKIP line, counted. The last line is "N passed, N failed".
 """
 import hashlib
 import os
@@ -142,52 +154,83 @@ def read_stamp(name):
 
 
 def verdict(name, step):
-    """(fresh?, message) for one set."""
+    """(state, message, what) for one set: state "fresh", "stale" (what:
+    "code" or "settings", what changed since its figures) or "fail" (a
+    defect: no stamp, another set's stamp, files that differ from the
+    stamp's outputs digest)."""
     stamp = read_stamp(name)
     run = f"run `{step.command()}`"
     if stamp is None:
-        return False, f"no stamp in bench/results/{name}/SUMMARY.md ({run})"
+        return "fail", f"no stamp in bench/results/{name}/SUMMARY.md ({run})", None
     if stamp.group(1) != name:
-        return False, f"its SUMMARY.md is stamped for set {stamp.group(1)}"
+        return "fail", f"its SUMMARY.md is stamped for set {stamp.group(1)}", None
+    # a set's files are checked before its age: a stale set's figures
+    # edited by hand are a defect too
+    if stamp.group(6) is not None and stamp.group(6) != outputs(name):
+        return "fail", (f"its files changed since they were stamped (a run that did not finish, or an "
+                        f"edit by hand): figures no run stamped ({run})"), None
     if stamp.group(4) != digest(step.inputs):
         base = stamp.group(2).split("+")[0]
         changed = git("diff", "--name-only", base, "--", *step.inputs) if base != "unknown" else None
         what = (", changed since: " + " ".join(changed.split()[:6]) +
                 (" ..." if len(changed.split()) > 6 else "")) if changed else ""
-        return False, f"stale, figures of {stamp.group(2)} and the code they measure changed{what} ({run})"
+        return "stale", f"figures of {stamp.group(2)} and the code they measure changed{what} ({run})", "code"
     if stamp.group(5) is None:
-        return True, (f"figures of {stamp.group(2)} ({stamp.group(3)}), inputs unchanged; its settings "
-                      "(libs, env, run lines) are not in its stamp, which predates bench/steps.ini")
+        return "fresh", (f"figures of {stamp.group(2)} ({stamp.group(3)}), inputs unchanged; its settings "
+                         "(libs, env, run lines) are not in its stamp, which predates bench/steps.ini"), None
     if stamp.group(5) != step.settings_digest():
-        return False, f"stale, its libs, env or run lines in bench/steps.ini changed since its figures ({run})"
+        return "stale", f"its libs, env or run lines in bench/steps.ini changed since its figures ({run})", "settings"
     if stamp.group(6) is None:
-        return True, (f"figures of {stamp.group(2)} ({stamp.group(3)}), inputs and settings unchanged; "
-                      "its files are not in its stamp, which predates outputs digests")
-    if stamp.group(6) != outputs(name):
-        return False, (f"its files changed since they were stamped (a run that did not finish, or an "
-                       f"edit by hand): figures no run stamped ({run})")
-    return True, f"figures of {stamp.group(2)} ({stamp.group(3)}), inputs, settings and files unchanged"
+        return "fresh", (f"figures of {stamp.group(2)} ({stamp.group(3)}), inputs and settings unchanged; "
+                         "its files are not in its stamp, which predates outputs digests"), None
+    return "fresh", f"figures of {stamp.group(2)} ({stamp.group(3)}), inputs, settings and files unchanged", None
+
+
+def staleness():
+    """{set: (what changed: "code" or "settings", the commit of its figures)}
+    of the stale sets; bench/report readme and results mark their rows."""
+    out = {}
+    for name, step in read_sets().items():
+        state, _, what = verdict(name, step)
+        if state == "stale":
+            out[name] = (what, read_stamp(name).group(2))
+    return out
 
 
 def stale():
     for name, step in sorted(read_sets().items()):
-        if not verdict(name, step)[0]:
+        if verdict(name, step)[0] != "fresh":
             print(step.command())
 
 
-def check(names):
+def check(names, strict=False):
+    """Print a line per set and the counts; True when none failed (with
+    strict, when none failed and none is stale)."""
     sets = read_sets()
     explicit = bool(names)
     names = names or sorted(sets)
     passed = failed = 0
+    stale_sets = []
     for name in names:
         if name not in sets:
             print(f"FAIL {name}: no stamped step writes bench/results/{name} (bench/steps.ini)")
             failed += 1
             continue
-        ok, msg = verdict(name, sets[name])
-        print(f"{'PASS' if ok else 'FAIL'} {name}: {msg}")
-        passed, failed = passed + ok, failed + (not ok)
+        state, msg, _ = verdict(name, sets[name])
+        if state == "stale" and strict:
+            print(f"FAIL {name}: stale, {msg}")
+            failed += 1
+        elif state == "stale":
+            print(f"STALE {name}: {msg}")
+            stale_sets.append(name)
+        else:
+            print(f"{'PASS' if state == 'fresh' else 'FAIL'} {name}: {msg}")
+            passed, failed = passed + (state == "fresh"), failed + (state != "fresh")
+    if stale_sets:
+        # older than the code they measure: not a failure; rerun them when a
+        # change is meant to move their figures, and before a release
+        print(f"stale: {len(stale_sets)} ({' '.join(stale_sets)}; rerun: bench/run stale, "
+              f"or make release-check)")
     if not explicit:
         # results no stamp covers: listed and counted, never silent. Every
         # file or directory at the top of bench/results that is no set and
@@ -342,6 +385,7 @@ if __name__ == "__main__":
     elif len(sys.argv) == 2 and sys.argv[1] == "stale":
         stale()
     elif len(sys.argv) >= 2 and sys.argv[1] == "check":
-        sys.exit(0 if check(sys.argv[2:]) else 1)
+        args = sys.argv[2:]
+        sys.exit(0 if check([a for a in args if a != "--strict"], strict="--strict" in args) else 1)
     else:
         sys.exit(__doc__)

@@ -1,10 +1,13 @@
 """README.md's figures (`bench/report readme README.md`): the block between
 the BEGIN and END lines, a table written from the stamped sets' files, each
 row naming its set and the commit and date of its figures, and a note on
-what the rows are. bench/run rewrites it after every stamped step, as it
-does doc/results.md; make check's results-fresh test fails when the block is
-not what this writes now (and a set fails when its files changed since its
-stamp), so no figure in the block is copied by hand. A figure a set does not
+what the rows are. A row whose set is stale (the code or settings it
+measures changed since its figures: maint/results-stamp.py) says so in its
+"figures of" cell. bench/run rewrites the block after every stamped step, as
+it does doc/results.md; make check's results-fresh test fails when the block
+is not what this writes now (and a set fails when its files changed since
+its stamp), so no figure in the block is copied by hand and no stale row
+goes unmarked. A figure a set does not
 have stops the command naming the set, file and row: a README with a wrong
 or missing figure is worse than a failed check. "-" is only for Open MPI,
 which the steps measure where Debian has it.
@@ -20,7 +23,8 @@ TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(TOP, "bench"))
 import steps as steptable  # noqa: E402
 
-RESULTS = os.path.join(TOP, "bench", "results")
+# where the sets live (results-fresh.sh's control points it at a copy)
+RESULTS = os.environ.get("AVRM_RESULTS_DIR", os.path.join(TOP, "bench", "results"))
 BEGIN = ("<!-- figures: written by `bench/report readme README.md` from bench/results "
          "(bench/tools/readme.py); do not edit by hand -->")
 END = "<!-- figures end -->"
@@ -48,12 +52,17 @@ def one(table, key, set_name, name):
     return table[key]
 
 
+STALE = {}     # {set: (what changed, commit)} of the stale sets, set by block()
+
+
 def figures_of(set_name):
-    """'[set](link), commit, date' of a set, from its stamp."""
+    """'[set](link), commit, date' of a set, from its stamp, and the stale
+    mark when it is stale."""
     m, _ = steptable.stamp_of(os.path.join(RESULTS, set_name, "SUMMARY.md"))
     if not m:
         missing(set_name, "stamp in its SUMMARY.md")
-    return f"[{set_name}](bench/results/{set_name}/SUMMARY.md), {m.group(2)}, {m.group(3)[:10]}"
+    mark = steptable.stale_mark(*STALE[set_name]) if set_name in STALE else ""
+    return f"[{set_name}](bench/results/{set_name}/SUMMARY.md), {m.group(2)}, {m.group(3)[:10]}{mark}"
 
 
 def span(values, form="{:.0f}", sep="-"):
@@ -178,11 +187,16 @@ def insns_rows():
 
 def block():
     head = ["per process", "ours", "stock 4.0.2", "Open MPI 4.1", "figures of"]
+    STALE.clear()
+    STALE.update(steptable.staleness())
     rows = address_rows() + comm_rows() + ondemand_rows() + insns_rows()
     note = ("Each row is one run of its set (its SUMMARY.md has every point and how it was measured). "
             "Instruction rows: ours (ours minus stock, map by map), the range over the maps named. "
             "Open MPI is Debian's, ob1 over shared memory and TCP on one machine (it cannot emulate "
-            "nodes); \"-\": not measured for it.")
+            "nodes); \"-\": not measured for it. A set marked \"(stale: code changed since C)\" (or "
+            "\"settings\": its step's libraries, environment or run lines): its figures are those of "
+            "commit C, and what they measure has changed since; `bench/run SET` reruns it, "
+            "`make release-check` every stale set.")
     return [BEGIN, "", md_table(head, rows), "", note, "", END]
 
 

@@ -97,8 +97,9 @@ fi
 # our MPICH-side code: no side effect inside an assertion (test/lint/asserts.sh
 # counts one test per assertion plus its control)
 run_script lint/asserts "$top/test/lint/asserts.sh"
-# results that cannot go stale: every stamped results set's digest matches the
-# code it measures (test/lint/results-fresh.sh, maint/results-stamp.py)
+# results sets: every stamped set's files match its stamp; a set older than
+# the code it measures is listed stale, not failed (test/lint/results-fresh.sh,
+# maint/results-stamp.py)
 run_script lint/results-fresh "$top/test/lint/results-fresh.sh"
 # the benchmark driver's table: every step runs (dry), every make target is a step
 run_script lint/bench-steps "$top/test/lint/bench-steps.sh"
