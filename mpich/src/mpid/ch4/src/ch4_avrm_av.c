@@ -126,7 +126,6 @@ int MPIDIU_avt_init(void)
 
 int MPIDIU_avt_destroy(void)
 {
-    MPIDIU_comm_local_maps_destroy();
     MPIR_Avrm_ctx = NULL;
     avrm_ctx_destroy(MPIDI_avrm.ctx);   /* every AV and table left */
     MPIDI_avrm.ctx = NULL;

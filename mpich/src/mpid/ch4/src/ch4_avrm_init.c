@@ -278,9 +278,10 @@ int MPIDI_avrm_init(void)
     return MPI_SUCCESS;
 }
 
-/* Before MPIDIU_avt_destroy; the builtin communicators are already freed,
- * so the maps left are those the application did not free. */
-void MPIDI_avrm_finalize(int world_rank)
+/* The report (world rank 0, MPIR_CVAR_AVRM_REPORT), then the intercomm
+ * local-map slab. Before MPIDIU_avt_destroy; the builtin communicators are
+ * already freed, so the maps left are those the application did not free. */
+static void report(int world_rank)
 {
     if (!MPIDI_avrm.ctx || !MPIR_CVAR_AVRM_REPORT || world_rank != 0)
         return;
@@ -298,3 +299,8 @@ void MPIDI_avrm_finalize(int world_rank)
     fflush(stdout);
 }
 
+void MPIDI_avrm_finalize(int world_rank)
+{
+    report(world_rank);
+    MPIDIU_comm_local_maps_destroy();
+}
