@@ -1,0 +1,56 @@
+#!/bin/sh
+# Build every prefix of the patch series and say which fail.
+#   series-prefixes.sh [FIRST [LAST]]     (patch numbers, default every patch)
+# For patch k (FIRST..LAST) the tree is the release with every series entry
+# up to and including k (its `add` lines and patches), configured with the
+# default build's options and built as far as libmpi (make lib/libmpi.la,
+# libavrm linked as in the real build). One line per prefix:
+#   PASS 0012-ch4-address-vectors-on-avrm.patch
+#   FAIL 0013-...: compile (first error line) | link | apply
+# then "N passed, N failed". Logs in $AVRM_PREFIX_DIR (default
+# mpich-build/prefixes/NNNN/). Not part of make check: each prefix is a
+# configure and a libmpi build (ccache serves what an earlier prefix
+# compiled with the same headers; a header most files include, changed,
+# recompiles them all: 10-20 minutes on 2 cores).
+set -u
+top=$(cd "$(dirname "$0")/.." && pwd)
+pdir=$top/patches/mpich
+out=${AVRM_PREFIX_DIR:-$top/mpich-build/prefixes}
+first=${1:-0001} last=${2:-9999}
+tarball=$("$top/maint/fetch-mpich.sh") || exit 1
+core=$top/libavrm_pic.a
+[ -f "$core" ] || { echo "series-prefixes: build libavrm_pic.a first (make libavrm_pic.a)" >&2; exit 1; }
+pass=0 fail=0
+# the entries up to and including patch $1, as a series file
+prefix_series() { awk -v k="$1" '{ print } $1 ~ /\.patch$/ && substr($1, 1, 4) == k { exit }' "$pdir/series"; }
+for p in $(awk '$1 ~ /^[0-9]+-.*\.patch$/ { print $1 }' "$pdir/series"); do
+    n=$(echo "$p" | cut -c1-4)
+    [ "$n" -lt "$first" ] || [ "$n" -gt "$last" ] && continue
+    d=$out/$n; rm -rf "$d"; mkdir -p "$d/src" "$d/obj"
+    tar -xf "$tarball" -C "$d/src" --strip-components=1
+    # apply-patches.sh on a scratch copy of the series cut after $p
+    mkdir -p "$d/repo/patches/mpich" "$d/repo/maint"
+    prefix_series "$n" > "$d/repo/patches/mpich/series"
+    cp "$pdir"/*.patch "$d/repo/patches/mpich/"
+    cp "$top/maint/apply-patches.sh" "$d/repo/maint/"
+    ln -s "$top/mpich" "$d/repo/mpich"
+    if ! "$d/repo/maint/apply-patches.sh" "$d/src" > "$d/apply.log" 2>&1; then
+        echo "FAIL $p: apply ($(tail -1 "$d/apply.log"))"; fail=$((fail + 1)); continue
+    fi
+    (cd "$d/obj" && CC="ccache gcc" CCACHE_BASEDIR=$d CCACHE_NOHASHDIR=1 "$d/src/configure" \
+        --with-device=ch4:ofi --with-libfabric=/usr --with-hwloc=/usr --disable-fortran \
+        --disable-cxx --disable-doc --enable-g=none --enable-fast=O2 \
+        MPICHLIB_CPPFLAGS="-I$top/include" > configure.log 2>&1) ||
+        { echo "FAIL $p: configure"; fail=$((fail + 1)); continue; }
+    if (cd "$d/obj" && CCACHE_BASEDIR=$d CCACHE_NOHASHDIR=1 make -j"$(nproc)" LIBS="$core" \
+            lib/libmpi.la > make.log 2>&1); then
+        echo "PASS $p"; pass=$((pass + 1))
+    elif grep -q 'error:' "$d/obj/make.log"; then
+        echo "FAIL $p: compile ($(grep -m1 'error:' "$d/obj/make.log" | cut -c1-200))"; fail=$((fail + 1))
+    else
+        echo "FAIL $p: link ($(grep -m1 -i 'undefined reference' "$d/obj/make.log" | cut -c1-200))"
+        fail=$((fail + 1))
+    fi
+done
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]
