@@ -6,7 +6,7 @@
 #        MPICH's memory tracing lists every block still allocated at
 #        MPI_Finalize (MPIR_CVAR_MEMDUMP, on by default in such a build) as
 #        "[rank] BYTES at [ADDR], FILE[LINE]". A block allocated by our glue
-#        (FILE ch4_avrm*.h, ofi_avrm_lazy.h) or by libavrm (it allocates
+#        (FILE ch4_avrm*, ofi_avrm.h, ofi_ondemand*) or by libavrm (it allocates
 #        through MPL in mpir_localproc.c, patch process-node-map-on-avrm: every allocation of
 #        that file is libavrm's) is a leak of ours: each distinct FILE[LINE]
 #        counts one failure. Controls: a block the program leaks
@@ -127,7 +127,7 @@ if [ "$flavor" = tsan ]; then
     # every report: its first frame, and whether a frame of either stack is
     # ours (libavrm: include/avrm, src/core, avrm_*; the glue's files and
     # functions; MPICH functions our patches rewrote around libavrm)
-    ours_re='avrm_|/avrm/|src/core/|ch4_avrm|ofi_avrm_lazy|MPID_Rank_map_|MPIDI_OFI_av_resolve|resolve_locked|MPIDIU_av_|MPIDIU_comm_|MPIDIU_lpid_|MPIDI_comm_create_rank_map|MPIR_Group_index|MPIR_Find_hierarchy'
+    ours_re='avrm_|/avrm/|src/core/|ch4_avrm|ofi_avrm\.h|ofi_ondemand|MPIDI_OFI_ondemand_|MPID_Rank_map_|MPIDI_OFI_av_resolve|resolve_locked|MPIDIU_av_|MPIDIU_comm_|MPIDIU_lpid_|MPIDI_comm_create_rank_map|MPIR_Group_index|MPIR_Find_hierarchy'
     find "$out/tsan-1vci" "$out/tsan-4vcis" -type f -exec awk -v ours="$ours_re" '
         /WARNING: ThreadSanitizer:/ { if (kind != "") print kind "\t" top "\t" mine; kind = $0; sub(/.*ThreadSanitizer: /, "", kind); sub(/ \(pid.*/, "", kind); top = ""; mine = "mpich" }
         kind != "" && /^ +#[0-9]+ / { if (top == "") top = $2; if ($0 ~ ours) mine = "ours" }
@@ -171,7 +171,7 @@ if [ "$flavor" = debug ]; then
     # or the dump is not working and no leak could be seen
     control leak_control 2 ok '\[[0-9]+\] [0-9]+ at \[' "a block left on purpose, in the memory dump"
     # blocks of ours: the glue's files and libavrm's allocator (mpir_localproc.c)
-    ours_re='ch4_avrm|ofi_avrm_lazy|mpir_localproc\.c'
+    ours_re='ch4_avrm|ofi_avrm\.h|ofi_ondemand|mpir_localproc\.c'
     # a libavrm block left on purpose must be counted as ours
     control leak_control_avrm 4 ok "\\[[0-9]+\\] [0-9]+ at \\[[^]]*\\], *[^ ]*($ours_re)" \
         "a libavrm block left on purpose (a group's rank index), in the memory dump as ours"

@@ -4,7 +4,7 @@
  * the job's others). With two NICs asked for (MPIR_CVAR_CH4_OFI_MAX_NICS=2),
  * first contact between that process and another, at either end, must end
  * the job with an MPI error naming that rank and the CVARs that cure it
- * (ofi_avrm_lazy.c, get_other_names), not hang in MPI_Init's fences or
+ * (ofi_ondemand_names.c, get_other_names), not hang in MPI_Init's fences or
  * address an endpoint the peer does not have: the testlist entries are
  * aborts= ones. Where every process has as many NICs, it prints No Errors.
  *   default: every rank sends to every other and receives from it;

@@ -15,10 +15,11 @@
  * CH4's generated API passes down (so no prototype changes). It is never
  * dereferenced: MPIDIU_av_word() recovers the word, bit 0 is the locality,
  * the rest the fi_addr, or, with bit 63 set, the rank of a world peer whose
- * address is resolved on first contact (on-demand addressing, the netmod's
- * MPIDI_OFI_av_root_addr, ofi_avrm.h). It works for stored and computed AVs alike, costs no
- * load downstream of the translation, and stays unique per peer (fi_addr
- * values are unique within the OFI AV). Requires 64-bit pointers.
+ * address is resolved on first contact (on-demand addressing: the netmod's
+ * MPIDI_OFI_av_root_addr, ofi_avrm.h). It works for stored and computed AVs
+ * alike. A handle is a value, not an identity: a peer's handle changes from
+ * pending to resolved at its first contact, so handles are not compared.
+ * Requires 64-bit pointers.
  *
  * Thread safety: the inline readers are lock-free (libavrm's readers).
  * Writers (map build/release, AV create/fill/destroy) run under

@@ -380,6 +380,7 @@ int MPID_Rank_map_build(const avrm_rankmap_t * parent, const int mapping[], int 
 {
     avrm_rankmap_t world;
     avrm_status_t st = AVRM_OK;
+    int own_world = 0;          /* world was made here: release it */
 
     MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
     if (!parent && !mapping) {  /* the world itself */
@@ -388,12 +389,13 @@ int MPID_Rank_map_build(const avrm_rankmap_t * parent, const int mapping[], int 
     }
     if (!parent) {
         st = avrm_map_init_group(MPIDI_avrm.ctx, 0, &world);
+        own_world = st == AVRM_OK;
         parent = &world;
     }
     if (st == AVRM_OK)
         st = avrm_map_build_compact(MPIDI_avrm.ctx, parent, (const int32_t *) mapping,
                                     (uint32_t) n, out);
-    if (parent == &world)
+    if (own_world)
         avrm_map_release(MPIDI_avrm.ctx, &world);
     return group_map_done(st, out, "group rank map");
 }
