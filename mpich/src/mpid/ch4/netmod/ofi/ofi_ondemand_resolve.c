@@ -157,9 +157,24 @@ int MPIDI_OFI_ondemand_resolve_pending_locked(uint64_t shifted, fi_addr_t * out)
                                 "a pending address word names no rank of this world");
 }
 
-/* The hot path's slow branch: a pending word's peer, resolved. An error is
- * fatal here (the callers, down to the progress engine's replies, have no
- * error path for an address): it aborts with the message of the cause. */
+/* For an MPI call (MPIDI_OFI_av_ready): the error goes back to the call. */
+int MPIDI_OFI_av_resolve_call(MPIDI_av_entry_t ** av)
+{
+    avrm_ave_t w = MPIDIU_av_word(*av);
+    fi_addr_t addr = FI_ADDR_NOTAVAIL;
+
+    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    int mpi_errno = MPIDI_OFI_ondemand_resolve_pending_locked((uint64_t) ((int64_t) w >> 1),
+                                                              &addr);
+    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    if (!mpi_errno)
+        *av = MPIDIU_av_handle(avrm_ave_make(addr, (int) (w & 1)));
+    return mpi_errno;
+}
+
+/* The hot path's slow branch inside progress (a reply or an
+ * acknowledgement to a peer no MPI call of this process addressed yet):
+ * there is no call to return an error to, so it aborts with the cause. */
 fi_addr_t MPIDI_OFI_av_resolve(int64_t pending)
 {
     fi_addr_t addr = FI_ADDR_NOTAVAIL;
@@ -167,8 +182,14 @@ fi_addr_t MPIDI_OFI_av_resolve(int64_t pending)
     MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
     int mpi_errno = MPIDI_OFI_ondemand_resolve_pending_locked((uint64_t) pending, &addr);
     MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    if (mpi_errno)
+    if (mpi_errno) {
+        mpi_errno = MPIR_Err_create_code(mpi_errno, MPIR_ERR_FATAL, __func__, __LINE__,
+                                         MPI_ERR_OTHER, "**fail", "**fail %s",
+                                         "first contact from inside progress (a reply to a "
+                                         "peer no MPI call addressed yet) failed: no call "
+                                         "can return the error");
         MPIR_Handle_fatal_error(NULL, "MPIDI_OFI_av_resolve", mpi_errno);
+    }
     return addr;
 }
 
