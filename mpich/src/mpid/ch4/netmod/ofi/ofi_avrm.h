@@ -136,7 +136,7 @@ fi_addr_t MPIDI_OFI_av_catch_up(uint64_t shifted, int vni) __attribute__ ((cold)
 MPL_STATIC_INLINE_PREFIX fi_addr_t MPIDI_OFI_av_vni_addr(MPIDI_av_entry_t * av, int vni)
 {
     uint64_t a = MPIDIU_av_word(av) >> 1;
-    if (unlikely(a >= MPIDI_OFI_global.av_known[vni]))
+    if (unlikely(a >= __atomic_load_n(&MPIDI_OFI_global.av_known[vni], __ATOMIC_RELAXED)))
         return MPIDI_OFI_av_catch_up(a, vni);
     return a;
 }

@@ -42,8 +42,10 @@
  * so two threads touching one new peer resolve it once (callers may hold a
  * VCI lock: VCI -> UTIL is MPICH's order). A replay into VNI v's AVs also
  * holds VCI v's lock (the caller's, or taken there). av_known[v] is written
- * under VCI v's lock and may be read without it: it only grows, and a
- * stale value sends the reader to MPIDI_OFI_av_catch_up, which rechecks.
+ * under VCI v's lock (a release store) and may be read without it (a
+ * relaxed atomic load: RMA looks its address up before taking the lock):
+ * it only grows, and a stale value sends the reader to
+ * MPIDI_OFI_av_catch_up, which rechecks under the lock.
  * The resolved word is stored with release order after the insert.
  *
  * Costs: MPI_Init one PMI put and one fence (several VNIs or NICs: one

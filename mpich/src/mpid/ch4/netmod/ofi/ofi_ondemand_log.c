@@ -153,7 +153,7 @@ static int replay_locked(int vni, uint64_t w)
                                         "contacted peer (log entry)", (int64_t) e);
         MPIR_ERR_CHECK(mpi_errno);
         MPIDI_OFI_ondemand.log.replayed[vni] = e + 1;
-        MPIDI_OFI_global.av_known[vni] = at + n;
+        __atomic_store_n(&MPIDI_OFI_global.av_known[vni], at + n, __ATOMIC_RELEASE);
     }
   fn_exit:
     return mpi_errno;
