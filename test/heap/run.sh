@@ -1,20 +1,24 @@
 #!/bin/sh
-# Heap per peer after MPI_Init (issue 24's goal, kept): the whole process's
-# heap in use right after MPI_Init, on demand over tcp;ofi_rxm, must grow by
-# at most HEAP_LIMIT (baseline.txt) per added peer of the job.
+# Heap per peer after MPI_Init (issue 24's goal, kept): the process's heap
+# in use right after MPI_Init, on demand over tcp;ofi_rxm, must grow by at
+# most HEAP_LIMIT (baseline.txt) per added peer of the job, for the mean
+# process and for the largest one, and its resident set by at most
+# RSS_LIMIT per added peer (the largest process).
 #
 #   run.sh PREFIX OUTDIR
 #
 # bench/real/ondemand.c (the benchmark's own measurement: mallinfo2 with
-# tcache off, mean over processes) at 4 and 16 processes in emulated nodes
-# of 4; growth = (mean heap at 16 - at 4) / 12 (measured -3.0 B here on
-# 2026-11-26 with Debian's libfabric 1.17; 128 B before the AV size hint
-# became a constant). One PASS/FAIL line each:
-#   on-demand   ours on demand: growth <= the limit
-#   control     ours eager (MPIR_CVAR_AVRM_ON_DEMAND_AV=0), the same
-#               measurement: growth must exceed the limit (libfabric's AV
-#               alone is ~300 B per inserted peer), or the check cannot see
-#               growth and proves nothing
+# tcache off, and /proc/self/statm; mean and max over processes) at P = 4,
+# 8 and 16 in emulated nodes of 4; growth = the least-squares slope over
+# those P. One PASS/FAIL line each:
+#   on-demand       ours on demand: heap slope of the mean and of the max
+#                   process <= HEAP_LIMIT
+#   on-demand-rss   ours on demand: RSS slope of the max process <= RSS_LIMIT
+#   control         ours eager (MPIR_CVAR_AVRM_ON_DEMAND_AV=0), the same
+#                   measurement: the mean heap slope must exceed HEAP_LIMIT
+#                   and the max RSS slope RSS_LIMIT (libfabric's AV alone is
+#                   ~300 B per inserted peer, ofi_rxm's connection state
+#                   more), or the check cannot see growth and proves nothing
 # Final line "N passed, N failed".
 set -u
 [ $# -eq 2 ] || { echo "usage: $0 PREFIX OUTDIR" >&2; exit 2; }
@@ -24,28 +28,44 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 . "$top/test/mpienv.sh"
 limit=$(sed -n 's/^limit_bytes_per_peer=//p' "$here/baseline.txt")
+rss_limit=$(sed -n 's/^rss_limit_bytes_per_peer=//p' "$here/baseline.txt")
 . "$here/../checks.sh"
 "$prefix/bin/mpicc" -std=gnu11 -O2 -o "$out/ondemand" "$top/bench/real/ondemand.c" > "$out/build.log" 2>&1 ||
     { result FAIL build "see $out/build.log"; results_end; exit 1; }
-growth() {  # NAME ON_DEMAND(0|1) -> prints bytes per added peer, or nothing
+NPS="4 8 16"
+# growth NAME ON_DEMAND(0|1): runs the job at every P of NPS, then prints
+# "heap_mean_slope heap_max_slope rss_max_slope" (bytes per added peer), or
+# nothing when a run failed
+growth() {
     csv=$out/$1.csv; : > "$csv"
-    for np in 4 16; do
+    for np in $NPS; do
         env GLIBC_TUNABLES=glibc.malloc.tcache_count=0 FI_PROVIDER="tcp;ofi_rxm" \
             MPIR_CVAR_NUM_CLIQUES=$((np / 4)) MPIR_CVAR_CLIQUES_BY_BLOCK=1 \
             MPIR_CVAR_AVRM_ON_DEMAND_AV=$2 MPIR_CVAR_CH4_POLLS_BEFORE_YIELD=1 MPIR_CVAR_AVRM_REPORT=0 \
             timeout 300 "$prefix/bin/mpiexec" -n $np "$out/ondemand" "$1" "tcp;ofi_rxm" "$csv" \
             > "$out/$1-$np.log" 2>&1 || return 0
     done
-    awk -F, '$4 == "init" { h[$3] = $6 } END { if (4 in h && 16 in h) printf "%.1f\n", (h[16] - h[4]) / 12 }' "$csv"
+    # columns: library,provider,np,point,heap_max,heap_mean,rss_max,rss_mean,...
+    awk -F, -v want="$(echo $NPS | wc -w)" '$4 == "init" {
+            n++; x = $3; sx += x; sxx += x * x
+            for (c = 5; c <= 7; c++) { y[c] += $c; xy[c] += x * $c } }
+        function slope(c) { return (n * xy[c] - sx * y[c]) / (n * sxx - sx * sx) }
+        END { if (n == want) printf "%.1f %.1f %.1f\n", slope(6), slope(5), slope(7) }' "$csv"
 }
-g=$(growth on-demand 1)
-if [ -z "$g" ]; then result FAIL on-demand "no figure (see $out/on-demand-*.log)"
-elif awk -v g="$g" -v l="$limit" 'BEGIN { exit !(g <= l) }'; then
-    result PASS on-demand "heap grows $g B per added peer after MPI_Init (limit $limit B)"
-else result FAIL on-demand "heap grows $g B per added peer after MPI_Init, above the limit $limit B"; fi
-c=$(growth eager 0)
-if [ -z "$c" ]; then result FAIL control "no figure (see $out/eager-*.log)"
-elif awk -v g="$c" -v l="$limit" 'BEGIN { exit !(g > l) }'; then
-    result PASS control "eager grows $c B per added peer, above the limit: the check sees growth"
-else result FAIL control "eager grows only $c B per added peer: the check cannot tell"; fi
+le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a <= b) }'; }
+set -- $(growth on-demand 1)
+if [ $# -ne 3 ]; then result FAIL on-demand "no figure (see $out/on-demand-*.log)"
+else
+    if le "$1" "$limit" && le "$2" "$limit"; then
+        result PASS on-demand "heap grows $1 B (mean process), $2 B (largest) per added peer after MPI_Init, P = $NPS (limit $limit B)"
+    else result FAIL on-demand "heap grows $1 B (mean process), $2 B (largest) per added peer after MPI_Init, P = $NPS: above the limit $limit B"; fi
+    if le "$3" "$rss_limit"; then
+        result PASS on-demand-rss "resident set of the largest process grows $3 B per added peer (limit $rss_limit B)"
+    else result FAIL on-demand-rss "resident set of the largest process grows $3 B per added peer, above the limit $rss_limit B"; fi
+fi
+set -- $(growth eager 0)
+if [ $# -ne 3 ]; then result FAIL control "no figure (see $out/eager-*.log)"
+elif ! le "$1" "$limit" && ! le "$3" "$rss_limit"; then
+    result PASS control "eager grows $1 B of heap, $3 B of resident set per added peer, above the limits: the check sees growth"
+else result FAIL control "eager grows only $1 B of heap, $3 B of resident set per added peer: the check cannot tell"; fi
 results_end

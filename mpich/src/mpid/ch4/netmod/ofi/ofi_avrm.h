@@ -152,6 +152,14 @@ int MPIDI_OFI_av_name(int ctx_idx, fi_addr_t addr, void *name, size_t * len);
  * dynamic peer's AV entry is its root endpoint alone. */
 int MPIDI_OFI_comm_nics_spread_ok(MPIR_Comm * comm);
 int MPIDI_OFI_av_insert_dynamic(int ctx_idx, const void *name, size_t len, fi_addr_t * addr);
+/* A upid is a process's root endpoint name and a trailer naming its job
+ * and world rank (ofi_ondemand_resolve.c): the trailer of comm's member i
+ * into out (MPIDI_OFI_upid_trailer_size() bytes); and, for a upid of
+ * size bytes, the length of its name and the world rank of this process's
+ * world it names (its name checked), or -1. */
+size_t MPIDI_OFI_upid_trailer_size(void);
+void MPIDI_OFI_upid_trailer(MPIR_Comm * comm, int i, char *out);
+int MPIDI_OFI_upid_world_rank(const char *upid, int size, int *name_len, int *rank);
 
 /* fi_addr of a peer from its AV handle (libavrm's address word, ch4_avrm.h),
  * for (nic, vni_remote): the word is the root endpoint's address; the

@@ -268,3 +268,105 @@ int MPIDI_OFI_av_insert_dynamic(int ctx_idx, const void *name, size_t len, fi_ad
   fn_fail:
     goto fn_exit;
 }
+
+/* A upid (the name the spawn and connect paths exchange for a process) is
+ * its root endpoint's name followed by this trailer: the job's key
+ * (FNV-1a of MPIR_pmi_job_id), its world rank in that job (UINT32_MAX for
+ * a process outside this process's world), a magic word. A process of
+ * this world, reached through a port, is then found as the world's rank,
+ * never as a second, dynamic identity, whether or not it was contacted. */
+#define UPID_MAGIC 0x31525641u  /* "AVR1" */
+typedef struct {
+    uint64_t job_key;
+    uint32_t rank;
+    uint32_t magic;
+} upid_trailer_t;
+
+static uint64_t job_key(void)
+{
+    static uint64_t key;        /* written once, the same value by every thread */
+    uint64_t h = __atomic_load_n(&key, __ATOMIC_RELAXED);
+
+    if (!h) {
+        h = 14695981039346656037ull;
+        for (const char *c = MPIR_pmi_job_id(); c && *c; c++)
+            h = (h ^ (unsigned char) *c) * 1099511628211ull;
+        h |= 1;                 /* never 0: 0 means not computed */
+        __atomic_store_n(&key, h, __ATOMIC_RELAXED);
+    }
+    return h;
+}
+
+size_t MPIDI_OFI_upid_trailer_size(void)
+{
+    return sizeof(upid_trailer_t);
+}
+
+void MPIDI_OFI_upid_trailer(MPIR_Comm * comm, int i, char *out)
+{
+    int lpid = 0, avtid = 0;
+    upid_trailer_t t = { job_key(), UINT32_MAX, UPID_MAGIC };
+
+    MPIDIU_comm_rank_to_pid(comm, i, &lpid, &avtid);
+    if (avtid == 0)
+        t.rank = (uint32_t) lpid;
+    memcpy(out, &t, sizeof(t));
+}
+
+/* Whether world rank r's root endpoint name is name (len bytes): this
+ * process's own, a contacted peer's from the AV (or the log), or a pending
+ * peer's from PMI (one get). */
+static int world_name_is(uint32_t r, const char *name, size_t len, int *same)
+{
+    int mpi_errno = MPI_SUCCESS;
+    char buf[FI_NAME_MAX];
+    size_t sz = sizeof(buf);
+    avrm_ave_t w;
+
+    *same = 0;
+    if (len != MPIDI_OFI_global.addrnamelen || len > sizeof(buf))
+        return MPI_SUCCESS;
+    if (r == (uint32_t) MPIR_Process.rank) {
+        *same = !memcmp(MPIDI_OFI_global.addrname, name, len);
+        return MPI_SUCCESS;
+    }
+    w = MPIDIU_av_word(MPIDIU_lpid_to_av(0, (int) r));
+    if (!avrm_ave_is_pending(w)) {
+        mpi_errno = MPIDI_OFI_av_name(MPIDI_OFI_get_ctx_index(NULL, 0, 0), avrm_ave_addr(w),
+                                      buf, &sz);
+    } else {
+        char key[48];
+        snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY, r);
+        MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+        mpi_errno = MPIDI_OFI_ondemand_get_names(r, key, (unsigned char *) buf, 1);
+        MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+        sz = len;
+    }
+    if (!mpi_errno)
+        *same = sz == len && !memcmp(buf, name, len);
+    return mpi_errno;
+}
+
+int MPIDI_OFI_upid_world_rank(const char *upid, int size, int *name_len, int *rank)
+{
+    upid_trailer_t t;
+    int same = 0, mpi_errno = MPI_SUCCESS;
+
+    *rank = -1;
+    *name_len = size;
+    if (size <= (int) sizeof(t))
+        return MPI_SUCCESS;
+    memcpy(&t, upid + size - sizeof(t), sizeof(t));
+    if (t.magic != UPID_MAGIC)
+        return MPI_SUCCESS;
+    *name_len = size - (int) sizeof(t);
+    /* the same job's key and a rank of this world: the name must be that
+     * rank's too (two jobs can share a job id: launchers on two hosts) */
+    if (t.job_key != job_key() || t.rank >= (uint32_t) MPIR_Process.size)
+        return MPI_SUCCESS;
+    mpi_errno = world_name_is(t.rank, upid, (size_t) *name_len, &same);
+    if (!mpi_errno && same)
+        *rank = (int) t.rank;
+    return mpi_errno;
+}
+
