@@ -68,6 +68,18 @@ int MPIDI_OFI_ondemand_put_names(const char *key, const char *names, int n)
     goto fn_exit;
 }
 
+/* A PMI get after MPI_Init, under MPICH's PMI lock (MPI_Comm_spawn takes it
+ * too: the client has one connection to the PMI server). Callers may hold
+ * MPIDIU_THREAD_UTIL_MUTEX: UTIL -> PMI, and nothing under the PMI lock
+ * takes UTIL. */
+static int pmi_get(uint32_t lpid, const char *key, char *val, int size)
+{
+    MPID_THREAD_CS_ENTER(VCI, MPIR_THREAD_VCI_PMI_MUTEX);
+    int mpi_errno = MPIR_pmi_kvs_get((int) lpid, key, val, size);
+    MPID_THREAD_CS_EXIT(VCI, MPIR_THREAD_VCI_PMI_MUTEX);
+    return mpi_errno;
+}
+
 /* PMI get of key (rank lpid's) and decode of n names of len bytes into
  * out. Errors name the peer, the key and the cause. */
 int MPIDI_OFI_ondemand_get_names(uint32_t lpid, const char *key, unsigned char *out, int n)
@@ -77,9 +89,8 @@ int MPIDI_OFI_ondemand_get_names(uint32_t lpid, const char *key, unsigned char *
     size_t len = MPIDI_OFI_global.addrnamelen;
 
     val[0] = '\0';
-    mpi_errno = MPIR_pmi_kvs_get((int) lpid, key, val, (int) MPL_MIN(sizeof(val),
-                                                                     (size_t)
-                                                                     MPIR_pmi_max_val_size()));
+    mpi_errno = pmi_get(lpid, key, val,
+                        (int) MPL_MIN(sizeof(val), (size_t) MPIR_pmi_max_val_size()));
     if (mpi_errno) {
         snprintf(why, sizeof(why), "the address of rank %u: PMI get of key %s failed "
                  "(the peer may have finalized, or never published it)", lpid, key);
@@ -113,7 +124,7 @@ int MPIDI_OFI_ondemand_get_other_names(uint32_t lpid, unsigned char *names, int 
     if (total < 2 && MPIDI_OFI_ondemand.count_keys_fenced) {
         snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY_COUNT, lpid);
         snprintf(mine, sizeof(mine), MPIDI_OFI_BC_VAL_COUNT, vnis, MPIDI_OFI_ondemand.block_nics);
-        mpi_errno = MPIR_pmi_kvs_get((int) lpid, key, count, (int) sizeof(count));
+        mpi_errno = pmi_get(lpid, key, count, (int) sizeof(count));
         if (!mpi_errno && strcmp(count, mine) != 0)
             mpi_errno = MPIR_Err_create_code(MPI_SUCCESS, MPIR_ERR_RECOVERABLE, __func__,
                                              __LINE__, MPI_ERR_OTHER, "**fail", "**fail %s",
