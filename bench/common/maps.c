@@ -70,7 +70,7 @@ int bk_world_init_pg(bk_world_t *w, uint32_t n, const avrm_params_t *pp, avrm_pg
         if (avrm_av_create(w->ctx, &ap, &av) != AVRM_OK) return -1;
         if (av->entries)
             for (uint32_t l = 0; l < ap.size; l++)
-                if (avrm_av_set(av, l, (g ? n : 0) + l, !g && l < 16, NULL) != AVRM_OK) return -1;
+                if (avrm_av_set(av, l, (g ? n : 0) + l, !g && l < 16) != AVRM_OK) return -1;
     }
     if (avrm_map_init_group(w->ctx, 0, &w->world) != AVRM_OK) return -1;
     if (avrm_map_init_group(w->ctx, pg1, &w->spawned) != AVRM_OK) return -1;

@@ -8,7 +8,7 @@
  * For each shape, K creations; each is measured on every rank as the
  * mallinfo2() delta (uordblks + hblkhd) around that one creation, its time
  * (MPI_Wtime, after a barrier) and the delta of our address-layer pvars
- * (avrm_av_entry/side/meta, avrm_map, avrm_table, avrm_index bytes; read
+ * (avrm_av_entry/meta, avrm_map, avrm_table, avrm_index bytes; read
  * outside the heap window). All K communicators stay alive until the end of
  * the shape's loop, then are freed. The median over K is the steady cost of
  * one communicator; the mean also counts the blocks MPICH's handle pools
@@ -75,20 +75,23 @@ static long long heap_now(void)
 /* our address-layer bytes (all, and without the inline map structs);
  * -1 when the library has no such pvars */
 static const char *const avrm_pvars[] = {
-    "avrm_av_entry_bytes", "avrm_av_side_bytes", "avrm_av_meta_bytes",
-    "avrm_table_bytes", "avrm_index_bytes", "avrm_map_bytes"
+    "avrm_av_entry_bytes", "avrm_av_meta_bytes",
+    "avrm_table_bytes", "avrm_index_bytes", "avrm_map_bytes"     /* map last */
 };
+#define NAVRM_PVARS ((int) (sizeof avrm_pvars / sizeof avrm_pvars[0]))
 static int have_avrm = 1;
 
 static long long avrm_now(long long *heap_part)
 {
-    unsigned long long v[6];
-    for (int i = 0; have_avrm && i < 6; i++)
+    unsigned long long v[NAVRM_PVARS];
+    for (int i = 0; have_avrm && i < NAVRM_PVARS; i++)
         have_avrm = pvar_read(avrm_pvars[i], MPI_T_PVAR_CLASS_SIZE, NULL, &v[i], NULL, 0);
     if (!have_avrm)
         return *heap_part = -1;
-    *heap_part = (long long) (v[0] + v[1] + v[2] + v[3] + v[4]);
-    return *heap_part + (long long) v[5];
+    *heap_part = 0;
+    for (int i = 0; i < NAVRM_PVARS - 1; i++)
+        *heap_part += (long long) v[i];
+    return *heap_part + (long long) v[NAVRM_PVARS - 1];
 }
 
 static int cmp_ll(const void *a, const void *b)

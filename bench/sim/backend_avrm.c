@@ -75,7 +75,7 @@ static int av_create(sim_backend_t *b, const sim_t *sm, uint16_t pgid, uint32_t 
         uint64_t base = pgid == 0 ? 0 : sm->gsize[0];
         for (uint32_t l = 0; l < size; l++) {
             int loc = pgid == 0 && avrm_hier_intranode(&s->world_hier, l) >= 0;
-            if (avrm_av_set(av, l, base + l, loc, NULL) != AVRM_OK) return -1;
+            if (avrm_av_set(av, l, base + l, loc) != AVRM_OK) return -1;
         }
     }
     return 0;
@@ -177,12 +177,11 @@ static void report(sim_backend_t *b, sim_mem_t *o)
     avrm_ctx_stats(s->ctx, &st);
     memset(o, 0, sizeof *o);
     o->av_entries = (double) st.av_entry_bytes;
-    o->side = (double) st.av_side_bytes;
     o->meta = (double) st.av_meta_bytes + (double) st.index_bytes - s->wide_meta;
     o->maps = (double) st.map_bytes;
     o->tables = (double) st.table_bytes;
     o->shared_avoided = (double) st.table_shared_bytes;
-    o->total = o->av_entries + o->side + o->meta + o->maps + o->tables;
+    o->total = o->av_entries + o->meta + o->maps + o->tables;
     o->hier = (double) st.hier_bytes;
     o->node_map = (double) avrm_hier_bytes(&s->world_hier);
     o->library = o->total + o->hier + o->node_map;

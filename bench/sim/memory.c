@@ -59,7 +59,7 @@ int main(int argc, char **argv)
     FILE *f = fopen(out, append ? "a" : "w");
     if (!f) { perror(out); return 1; }
     if (!append)
-        fprintf(f, "scenario,N,ppn,impl,label,total,av_entries,side,meta,maps,tables,shared_avoided,comms,seconds,modes,hier,node_map,library\n");
+        fprintf(f, "scenario,N,ppn,impl,label,total,av_entries,meta,maps,tables,shared_avoided,comms,seconds,modes,hier,node_map,library\n");
     char nbuf[1024];
     snprintf(nbuf, sizeof nbuf, "%s", nlist);
     int rc = 0;
@@ -104,8 +104,8 @@ int main(int argc, char **argv)
                                                             o ? " " : "", avrm_mode_name((avrm_mode_t) md), cnt[md]);
                 }
 #endif
-                fprintf(f, "%s,%u,%u,%s,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%llu,%.3f,%s,%.0f,%.0f,%.0f\n",
-                        sc->name, N, P, b[i]->name, b[i]->label, m.total, m.av_entries, m.side,
+                fprintf(f, "%s,%u,%u,%s,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%llu,%.3f,%s,%.0f,%.0f,%.0f\n",
+                        sc->name, N, P, b[i]->name, b[i]->label, m.total, m.av_entries,
                         m.meta, m.maps, m.tables, m.shared_avoided, (unsigned long long) s.ncomms, dt, modes,
                         m.hier, m.node_map, m.library);
             }

@@ -13,7 +13,7 @@
  *     -c        the world AV computed (MPIR_CVAR_AVRM_COMPUTED_AV=1)
  *
  * Output, one line per scenario, phase and rank, as pvars.c prints it:
- *   SCEN[-freed] RANK av_entry av_side av_meta map table table_shared index hier node_map MODES
+ *   SCEN[-freed] RANK av_entry av_meta map table table_shared index hier node_map MODES
  * (MODES: mode:count,... of the live maps, "-" when none). Each scenario
  * creates its communicators, prints, frees them (reverse order) and
  * prints again ("-freed"); the next scenario starts from that state, in
@@ -163,8 +163,8 @@ static void print(sim_backend_t *b, const char *name, const char *phase, uint32_
 {
     avrm_stats_t st;
     avrm_bench_stats(b, &st);
-    printf("%s%s %u %zu %zu %zu %zu %zu %zu %zu %zu %zu ", name, phase, rank, st.av_entry_bytes,
-           st.av_side_bytes, st.av_meta_bytes, st.map_bytes, st.table_bytes,
+    printf("%s%s %u %zu %zu %zu %zu %zu %zu %zu %zu ", name, phase, rank, st.av_entry_bytes,
+           st.av_meta_bytes, st.map_bytes, st.table_bytes,
            st.table_shared_bytes, st.index_bytes, st.hier_bytes, avrm_bench_node_map_bytes(b));
     int any = 0;
     for (int m = 0; m < AVRM_MODE_COUNT; m++)

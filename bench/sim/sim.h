@@ -77,12 +77,11 @@ typedef struct sim_ev {
  * own categories onto these (see bench/models/models.h). */
 typedef struct sim_mem {
     double av_entries;    /* per-peer address entries (ours 8 B, VC 480 B, CH4 72 B, main 32 B) */
-    double side;          /* extra NIC/VCI addresses */
     double meta;          /* AV structs, locality lists, table headers, index */
     double maps;          /* per-communicator map structs */
     double tables;        /* unique O(n) tables (lut/mlut/VCRT) */
     double shared_avoided;/* bytes that sharing avoided (not part of the total) */
-    double total;         /* av_entries + side + meta + maps + tables */
+    double total;         /* av_entries + meta + maps + tables */
     /* beyond the address layer (the whole library's O(P) state) */
     double hier;          /* communicators' node hierarchies (stock: intranode_table
                            * + internode_table, 8 B per member) */

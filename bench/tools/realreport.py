@@ -97,7 +97,7 @@ def heap_section(outdir):
          "a 2-D grid; shared: MPI_Comm_split_type SHARED (one node: everyone); create_group: "
          "MPI_Comm_create_group of the even ranks; intercomm / merge / inter+merge: the two halves' "
          "intercomm, its merge, both (same iterations). Address layer (ours only, our pvars): the "
-         "delta of avrm_av_entry/side/meta + avrm_map + avrm_table + avrm_index bytes per creation; "
+         "delta of avrm_av_entry/meta + avrm_map + avrm_table + avrm_index bytes per creation; "
          "'out of line' leaves out avrm_map_bytes (the map structs inline in the communicator "
          "object). Map mode and bytes: `avrm_comm_map_mode` / `avrm_comm_map_bytes` of the last one "
          "created. glibc's tcache off (`GLIBC_TUNABLES=glibc.malloc.tcache_count=0`): mallinfo2 counts "

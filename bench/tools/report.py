@@ -81,7 +81,7 @@ def insns(cg, modes_txt, out):
 def load_mem(path):
     rows = list(csv.DictReader(open(path)))
     for r in rows:
-        for k in ("N", "total", "av_entries", "side", "meta", "maps", "tables", "shared_avoided"):
+        for k in ("N", "total", "av_entries", "meta", "maps", "tables", "shared_avoided"):
             r[k] = float(r[k]) if k != "N" else int(r[k])
     return rows
 

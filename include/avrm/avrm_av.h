@@ -16,7 +16,6 @@
 typedef struct avrm_av_params {
     uint32_t    size;        /* peers in the group, 1..AVRM_MAX_WORLD */
     avrm_pgid_t pgid;        /* 0 = world; must be a free slot */
-    uint8_t     nextra;      /* extra addresses per peer (NICs/VCIs); 0 = none */
     uint8_t     computed;    /* request computed mode (honoured only if
                               * ctx->params.computed_av, else stored) */
     avrm_locality_t local;   /* computed mode: members of my node; a LIST is
@@ -29,12 +28,11 @@ typedef struct avrm_av_params {
 avrm_status_t avrm_av_create(avrm_ctx_t *ctx, const avrm_av_params_t *params, avrm_av_t **out);
 
 /* Fill one stored entry. addr must be <= AVRM_AVE_MAX_ADDR (62 bits;
- * AVRM_ERR_ARG otherwise); lpid must be < size. In computed mode only the
- * side table is written and addr must equal lpid (else ARG: the caller must
- * fall back to stored). The word is stored with release order: a lock-free
- * reader that sees it sees what the writer did before. */
-avrm_status_t avrm_av_set(avrm_av_t *av, avrm_lpid_t lpid, uint64_t addr, int is_local,
-                          const uint64_t *extra /* nextra words or NULL */);
+ * AVRM_ERR_ARG otherwise); lpid must be < size. In computed mode nothing is
+ * written and addr must equal lpid (else ARG: the caller must fall back to
+ * stored). The word is stored with release order: a lock-free reader that
+ * sees it sees what the writer did before. */
+avrm_status_t avrm_av_set(avrm_av_t *av, avrm_lpid_t lpid, uint64_t addr, int is_local);
 
 /* Mark a stored entry pending (avrm_ave_make_pending: resolved on first
  * contact by the caller, which then calls avrm_av_set). ARG for a computed
@@ -92,12 +90,6 @@ static inline avrm_ave_t avrm_av_ave(const avrm_av_t *av, avrm_lpid_t lpid)
 {
     return av->entries ? avrm_ave_load(&av->entries[lpid])
                        : avrm_ave_make(lpid, avrm_locality_has(&av->local, lpid));
-}
-
-/* Extra address i (< nextra) of lpid. */
-static inline uint64_t avrm_av_extra(const avrm_av_t *av, avrm_lpid_t lpid, unsigned i)
-{
-    return av->side[(size_t) lpid * av->nextra + i];
 }
 
 #endif /* AVRM_AV_H */

@@ -116,16 +116,15 @@ typedef struct avrm_locality {
  *   computed mode: entries == NULL, address == lpid (libfabric FI_AV_TABLE
  *                  filled in lpid order), locality from `local`.
  *                  Only allowed for an AV whose addresses are exactly 0..size-1.
- *   side table:    nextra extra address words per peer (more NICs/VCIs),
- *                  side[lpid * nextra + i]; NULL and free when nextra == 0.
+ * One word per peer is all an AV keeps: a process's other NIC/VCI endpoints
+ * are computed from its root address (the MPICH glue's MPIDI_OFI_av_to_phys),
+ * not stored here.
  */
 typedef struct avrm_av {
     avrm_ave_t     *entries;
-    uint64_t       *side;
     avrm_locality_t local;
     uint32_t        size;
     avrm_pgid_t     pgid;
-    uint8_t         nextra;
     uint8_t         computed;
 } avrm_av_t;
 
@@ -280,7 +279,6 @@ typedef struct avrm_params {
 /* Memory accounting, bytes by category; queryable at any time. */
 typedef struct avrm_stats {
     size_t av_entry_bytes;      /* 8 B/peer of stored AVs */
-    size_t av_side_bytes;       /* extra NIC/VCI addresses */
     size_t av_meta_bytes;       /* AV structs + locality lists */
     size_t map_bytes;           /* live rank-map structs (inline in comms) */
     size_t table_bytes;         /* unique tables (lut/lut16/mlut/mseg) allocated:

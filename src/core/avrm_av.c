@@ -71,14 +71,10 @@ avrm_status_t avrm_av_create(avrm_ctx_t *ctx, const avrm_av_params_t *params, av
 
     avrm_av_t *av = avrm__calloc(1, sizeof(*av));
     avrm_ave_t *ents = NULL;
-    uint64_t *side = NULL;
     uint32_t *list = NULL;
     avrm_av_t **avs;
     if (!av) goto err_av;
     if (!computed && !(ents = avrm__calloc(params->size, sizeof(*ents)))) goto err_ents;
-    if (params->nextra &&
-        !(side = avrm__calloc((size_t) params->size * params->nextra, sizeof(*side))))
-        goto err_side;
     if (computed && params->local.kind == AVRM_LOCAL_LIST && params->local.count) {
         if (!(list = avrm__malloc(params->local.count * sizeof(*list)))) goto err_list;
         memcpy(list, params->local.list, params->local.count * sizeof(*list));
@@ -105,10 +101,8 @@ avrm_status_t avrm_av_create(avrm_ctx_t *ctx, const avrm_av_params_t *params, av
     }
 
     av->entries = ents;
-    av->side = side;
     av->size = params->size;
     av->pgid = params->pgid;
-    av->nextra = params->nextra;
     av->computed = (uint8_t) computed;
     if (computed) {
         av->local = params->local;
@@ -118,7 +112,6 @@ avrm_status_t avrm_av_create(avrm_ctx_t *ctx, const avrm_av_params_t *params, av
     if (params->pgid < AVRM_MLUT32_MAX_PGS)
         __atomic_store_n(&ctx->ents_of[params->pgid], ents, __ATOMIC_RELAXED);
     ctx->stats.av_entry_bytes += ents ? (size_t) av->size * sizeof(*ents) : 0;
-    ctx->stats.av_side_bytes += (size_t) av->size * av->nextra * sizeof(*side);
     ctx->stats.av_meta_bytes += av_meta(av);
     if (params->pgid == 0) {
         ctx->world_size = av->size;
@@ -130,8 +123,6 @@ avrm_status_t avrm_av_create(avrm_ctx_t *ctx, const avrm_av_params_t *params, av
 err_avs:
     avrm__free(list);
 err_list:
-    avrm__free(side);
-err_side:
     avrm__free(ents);
 err_ents:
     avrm__free(av);
@@ -139,15 +130,12 @@ err_av:
     return AVRM_ERR_NOMEM;
 }
 
-avrm_status_t avrm_av_set(avrm_av_t *av, avrm_lpid_t lpid, uint64_t addr, int is_local,
-                          const uint64_t *extra)
+avrm_status_t avrm_av_set(avrm_av_t *av, avrm_lpid_t lpid, uint64_t addr, int is_local)
 {
     if (!av || lpid >= av->size || addr > AVRM_AVE_MAX_ADDR) return AVRM_ERR_ARG;
     if (!av->entries && addr != lpid) return AVRM_ERR_ARG;
     if (av->entries)
         __atomic_store_n(&av->entries[lpid], avrm_ave_make(addr, is_local), __ATOMIC_RELEASE);
-    if (extra && av->nextra)
-        memcpy(av->side + (size_t) lpid * av->nextra, extra, av->nextra * sizeof(*extra));
     return AVRM_OK;
 }
 
@@ -183,10 +171,8 @@ void avrm_av_destroy(avrm_ctx_t *ctx, avrm_pgid_t pgid)
     if (!ctx || pgid >= ctx->navs || !ctx->avs[pgid]) return;
     avrm_av_t *av = ctx->avs[pgid];
     ctx->stats.av_entry_bytes -= av->entries ? (size_t) av->size * sizeof(avrm_ave_t) : 0;
-    ctx->stats.av_side_bytes -= (size_t) av->size * av->nextra * sizeof(uint64_t);
     ctx->stats.av_meta_bytes -= av_meta(av);
     avrm__free(av->entries);
-    avrm__free(av->side);
     avrm__free(av->local.list);
     avrm__free(av);
     ctx->avs[pgid] = NULL;

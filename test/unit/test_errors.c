@@ -25,26 +25,36 @@ static void test_av_basics(void)
     avrm_ctx_t *ctx = NULL;
     CHECK(avrm_ctx_create(&p, &ctx) == AVRM_OK);
     uint32_t list[] = { 2, 5, 9 };
-    avrm_av_params_t ap = { .size = 12, .pgid = 0, .nextra = 2, .computed = 1,
+    avrm_av_params_t ap = { .size = 12, .pgid = 0, .computed = 1,
                             .local = { .kind = AVRM_LOCAL_LIST, .count = 3, .list = list } };
     avrm_av_t *av = NULL, *sentinel = (avrm_av_t *) 0x1;
     CHECK(avrm_av_create(ctx, &ap, &av) == AVRM_OK && av->entries == NULL && av->computed);
     list[0] = 3;                                              /* the list was copied */
     CHECK(avrm_av_is_local(av, 2) && avrm_av_is_local(av, 9) && !avrm_av_is_local(av, 3));
     CHECK(avrm_av_addr(av, 7) == 7);
-    uint64_t ex[2] = { 100, 200 };
-    CHECK(avrm_av_set(av, 4, 4, 0, ex) == AVRM_OK && avrm_av_extra(av, 4, 1) == 200);
-    CHECK(avrm_av_set(av, 4, 5, 0, ex) == AVRM_ERR_ARG);     /* computed: addr must be lpid */
+    /* computed: addr must be lpid; a refused set changes nothing */
+    CHECK(avrm_av_set(av, 4, 4, 0) == AVRM_OK && avrm_av_addr(av, 4) == 4 && !av->entries);
+    CHECK(avrm_av_set(av, 4, 5, 0) == AVRM_ERR_ARG && avrm_av_addr(av, 4) == 4 && av->computed);
+    CHECK(avrm_av_set(av, 12, 12, 0) == AVRM_ERR_ARG);       /* lpid out of range */
+    CHECK(avrm_av_set(NULL, 0, 0, 0) == AVRM_ERR_ARG);
+    /* nothing per peer: the AV struct, the copied list, the slot array (2 slots) */
     avrm_stats_t st;
     avrm_ctx_stats(ctx, &st);
-    CHECK(st.av_entry_bytes == 0 && st.av_side_bytes == 12 * 2 * 8);
+    CHECK(st.av_entry_bytes == 0 &&
+          st.av_meta_bytes == sizeof(avrm_av_t) + 3 * sizeof(uint32_t) + 2 * sizeof(avrm_av_t *));
     avrm_av_t *dup = sentinel;
+    CHECK(avrm_av_create(NULL, &ap, &dup) == AVRM_ERR_ARG && dup == sentinel);
+    CHECK(avrm_av_create(ctx, NULL, &dup) == AVRM_ERR_ARG && dup == sentinel);
+    CHECK(avrm_av_create(ctx, &ap, NULL) == AVRM_ERR_ARG);
     CHECK(avrm_av_create(ctx, &ap, &dup) == AVRM_ERR_ARG && dup == sentinel);   /* slot taken */
     ap.size = 0;
     ap.pgid = 1;
     CHECK(avrm_av_create(ctx, &ap, &dup) == AVRM_ERR_ARG && dup == sentinel);
     ap.size = AVRM_MAX_WORLD + 1;
     CHECK(avrm_av_create(ctx, &ap, &dup) == AVRM_ERR_LIMIT && dup == sentinel);
+    avrm_stats_t st2;
+    avrm_ctx_stats(ctx, &st2);
+    CHECK(memcmp(&st, &st2, sizeof(st)) == 0);               /* refusals account nothing */
     /* a world map over a computed AV: address = lpid, locality from the list */
     tmap_t w;
     CHECK(avrm_map_init_group(ctx, 0, &w.m) == AVRM_OK);
@@ -53,15 +63,15 @@ static void test_av_basics(void)
     avrm_map_release(ctx, &w.m);
     CHECK(avrm_av_make_stored(ctx, av) == AVRM_OK && av->entries && !av->computed);
     CHECK(avrm_av_addr(av, 7) == 7 && avrm_av_is_local(av, 5) && !avrm_av_is_local(av, 6));
-    CHECK(avrm_av_set(av, 4, 99, 1, NULL) == AVRM_OK && avrm_av_addr(av, 4) == 99 &&
+    CHECK(avrm_av_set(av, 4, 99, 1) == AVRM_OK && avrm_av_addr(av, 4) == 99 &&
           avrm_av_is_local(av, 4));
-    CHECK(avrm_av_set(av, 12, 1, 0, NULL) == AVRM_ERR_ARG);
-    CHECK(avrm_av_set(av, 1, AVRM_AVE_MAX_ADDR + 1, 0, NULL) == AVRM_ERR_ARG);
+    CHECK(avrm_av_set(av, 12, 1, 0) == AVRM_ERR_ARG);
+    CHECK(avrm_av_set(av, 1, AVRM_AVE_MAX_ADDR + 1, 0) == AVRM_ERR_ARG);
     /* pending words: the lpid and the local bit survive, the sign marks them */
     CHECK(avrm_av_set_pending(av, 5, 1) == AVRM_OK && avrm_ave_is_pending(av->entries[5]) &&
           avrm_ave_pending_lpid(av->entries[5]) == 5 && avrm_av_is_local(av, 5));
     CHECK(avrm_av_set_pending(av, 12, 0) == AVRM_ERR_ARG);
-    CHECK(avrm_av_set(av, 5, AVRM_AVE_MAX_ADDR, 1, NULL) == AVRM_OK &&
+    CHECK(avrm_av_set(av, 5, AVRM_AVE_MAX_ADDR, 1) == AVRM_OK &&
           !avrm_ave_is_pending(av->entries[5]) && avrm_av_addr(av, 5) == AVRM_AVE_MAX_ADDR);
     CHECK(!avrm_ave_is_pending(avrm_ave_make(AVRM_AVE_MAX_ADDR, 1)) &&
           avrm_ave_pending_lpid(avrm_ave_make_pending(AVRM_MAX_WORLD - 1, 1)) == AVRM_MAX_WORLD - 1);
@@ -77,11 +87,16 @@ static void test_av_basics(void)
     ap.pgid = 4;
     ap.local = (avrm_locality_t) { .kind = AVRM_LOCAL_CYCLIC, .nnodes = 0 };
     CHECK(avrm_av_create(ctx, &ap, &av) == AVRM_ERR_ARG);
+    /* destroy gives back each AV's entries and struct (the slot arrays
+     * stay until avrm_ctx_destroy) */
+    avrm_ctx_stats(ctx, &st);
+    CHECK(st.av_entry_bytes == 12 * sizeof(avrm_ave_t));
     avrm_av_destroy(ctx, 2);
     avrm_av_destroy(ctx, 3);
     avrm_av_destroy(ctx, 0);
-    avrm_ctx_stats(ctx, &st);
-    CHECK(st.av_entry_bytes == 0 && st.av_side_bytes == 0);
+    avrm_av_destroy(ctx, 0);                                  /* no AV there: nothing */
+    avrm_ctx_stats(ctx, &st2);
+    CHECK(st2.av_entry_bytes == 0 && st.av_meta_bytes - st2.av_meta_bytes == 3 * sizeof(avrm_av_t));
     avrm_ctx_destroy(ctx);
 }
 
@@ -198,15 +213,18 @@ static void test_alloc_failures(void)
         CHECK(avrm_ctx_create(&p, &sentinel) == AVRM_ERR_NOMEM && sentinel == (avrm_ctx_t *) 0x2);
         avrm__alloc_fail_after(-1);
         avrm_ctx_create(&p, &ctx);
-        for (long k = 0; k < 3; k++) {                        /* AV creation */
-            avrm_av_params_t ap = { .size = 100, .pgid = 0, .nextra = 1 };
+        /* AV creation: k = its struct, its entries, the context's slot array */
+        for (long k = 0; k < 3; k++) {
+            avrm_av_params_t ap = { .size = 100, .pgid = 0 };
             avrm_av_t *av = (avrm_av_t *) 0x3;
             avrm__alloc_fail_after(k);
             CHECK(avrm_av_create(ctx, &ap, &av) == AVRM_ERR_NOMEM && av == (avrm_av_t *) 0x3);
             avrm__alloc_fail_after(-1);
             CHECK(ctx->navs == 0 || ctx->avs[0] == NULL);
         }
-        tu_av(ctx, 0, 300);
+        avrm__alloc_fail_after(1000);
+        CHECK(tu_av(ctx, 0, 300) != NULL && avrm__alloc_count() == 3);   /* all three failed above */
+        avrm__alloc_fail_after(-1);
         tu_av(ctx, 1, 40);
         tmap_t w, w1, lut;
         tu_world(ctx, &w, 0);
@@ -329,7 +347,7 @@ static void test_computed_class(void)
             }
             CHECK(avrm_av_make_stored(ctx, av) == AVRM_OK);
             for (uint32_t l = 0; l < N; l++)
-                CHECK(avrm_av_set(av, l, 1000 + l, avrm_locality_has(&locs[k], l), NULL) == AVRM_OK);
+                CHECK(avrm_av_set(av, l, 1000 + l, avrm_locality_has(&locs[k], l)) == AVRM_OK);
             for (int j = 0; j < NM; j++) avrm_map_reseal(ctx, &m[j]);
         }
         for (int j = NM - 1; j >= 0; j--) avrm_map_release(ctx, &m[j]);
@@ -353,7 +371,7 @@ static void test_computed_then_stored(void)
     avrm_av_params_t sp = { .size = 4, .pgid = 1 };        /* a spawned group, stored */
     avrm_av_t *spawned = NULL;
     CHECK(avrm_av_create(ctx, &sp, &spawned) == AVRM_OK);
-    for (uint32_t l = 0; l < 4; l++) CHECK(avrm_av_set(spawned, l, 500 + l, 0, NULL) == AVRM_OK);
+    for (uint32_t l = 0; l < 4; l++) CHECK(avrm_av_set(spawned, l, 500 + l, 0) == AVRM_OK);
     avrm_rankmap_t world, odd, group1, merged;
     int32_t odds[8];
     for (int i = 0; i < 8; i++) odds[i] = 2 * i + 1;
@@ -383,7 +401,7 @@ static void test_computed_then_stored(void)
     }
     CHECK(avrm_av_make_stored(ctx, av) == AVRM_OK);
     for (uint32_t l = 0; l < 16; l++)   /* irregular addresses arrive */
-        CHECK(avrm_av_set(av, l, 1000 + 7 * l, l % 5 == 0, NULL) == AVRM_OK);
+        CHECK(avrm_av_set(av, l, 1000 + 7 * l, l % 5 == 0) == AVRM_OK);
     CHECK(avrm_map_addr(ctx, &world, 3) == 3);            /* stale: the bug */
     CHECK(avrm_map_addr(ctx, &merged, 3) == 1000 + 7 * 3);   /* JOIN reads its AVs: right */
     avrm_map_reseal(ctx, &world);

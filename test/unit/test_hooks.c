@@ -22,7 +22,7 @@ static avrm_ctx_t *three_groups(avrm_rankmap_t g[3])
         avrm_av_t *av = NULL;
         CHECK(avrm_av_create(ctx, &ap, &av) == AVRM_OK);
         for (uint32_t l = 0; l < size[i]; l++)
-            CHECK(avrm_av_set(av, l, 100 * i + l, 0, NULL) == AVRM_OK);
+            CHECK(avrm_av_set(av, l, 100 * i + l, 0) == AVRM_OK);
         CHECK(avrm_map_init_group(ctx, (avrm_pgid_t) i, &g[i]) == AVRM_OK);
     }
     return ctx;

@@ -182,7 +182,7 @@ static void *writer_main(void *arg)
         /* first contact with one more peer of the lazy AV (all by k = 256) */
         uint32_t lz = k / (WRITER_AVS / LZ);
         if (k % (WRITER_AVS / LZ) == 0 && lz < LZ &&
-            avrm_av_set(av_of[LZ_PG], lz, tu_addr(LZ_PG, lz), tu_local(LZ_PG, lz), NULL) != AVRM_OK)
+            avrm_av_set(av_of[LZ_PG], lz, tu_addr(LZ_PG, lz), tu_local(LZ_PG, lz)) != AVRM_OK)
             writer_errors++;
         avrm_pgid_t pg = (avrm_pgid_t) (NPG + k);
         uint32_t size = 5 + k % 40;
@@ -195,7 +195,7 @@ static void *writer_main(void *arg)
         computed_pg[pg] = (uint8_t) comp;
         if (ctx->navs != navs_seen) { writer_navs_grew++; navs_seen = ctx->navs; }
         for (uint32_t l = 0; l < size; l++)
-            if (avrm_av_set(av, l, comp ? l : tu_addr(pg, l), tu_local(pg, l), NULL) != AVRM_OK)
+            if (avrm_av_set(av, l, comp ? l : tu_addr(pg, l), tu_local(pg, l)) != AVRM_OK)
                 writer_errors++;
 
         tmap_t grp, a, b, c, d;
@@ -316,7 +316,7 @@ static void run_case(const avrm_params_t *p, int computed)
         computed_pg[g] = (uint8_t) comp;
         for (uint32_t l = 0; l < gsize[g] && !comp; l++)
             CHECK((g == LZ_PG ? avrm_av_set_pending(av_of[g], l, tu_local(g, l))
-                              : avrm_av_set(av_of[g], l, tu_addr(g, l), tu_local(g, l), NULL)) ==
+                              : avrm_av_set(av_of[g], l, tu_addr(g, l), tu_local(g, l))) ==
                   AVRM_OK);
     }
     /* the reader maps; children are built as child rank -> parent rank over

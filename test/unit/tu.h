@@ -52,7 +52,7 @@ static inline avrm_av_t *tu_av(avrm_ctx_t *ctx, avrm_pgid_t g, uint32_t n)
     avrm_av_t *av = NULL;
     if (avrm_av_create(ctx, &p, &av) != AVRM_OK) return NULL;
     for (uint32_t l = 0; l < n; l++)
-        avrm_av_set(av, l, tu_addr(g, l), tu_local(g, l), NULL);
+        avrm_av_set(av, l, tu_addr(g, l), tu_local(g, l));
     return av;
 }
 

@@ -113,7 +113,7 @@ int MPIDIU_avt_init(void)
          * world's node hierarchy */
         for (int i = 0; i < MPIR_Process.size; i++)
             avrm_av_set(av, (avrm_lpid_t) i, 0,
-                        avrm_hier_intranode(&MPIR_Process.node_hier, (uint32_t) i) >= 0, NULL);
+                        avrm_hier_intranode(&MPIR_Process.node_hier, (uint32_t) i) >= 0);
     }
     MPIDIU_avt_add_ref(0);      /* the world group lives until finalize */
 
@@ -272,7 +272,7 @@ int MPIDIU_av_set_addr_locked(int avtid, int lpid, uint64_t addr)
         mpi_errno = MPIDIU_avrm_require_stored("the provider's fi_addr values do not follow the rank");
         MPIR_ERR_CHECK(mpi_errno);
     }
-    MPIR_ERR_CHKANDJUMP1(avrm_av_set(av, (avrm_lpid_t) lpid, addr, is_local, NULL) != AVRM_OK,
+    MPIR_ERR_CHKANDJUMP1(avrm_av_set(av, (avrm_lpid_t) lpid, addr, is_local) != AVRM_OK,
                          mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s",
                          "an fi_addr wider than the 62 bits of an address word");
   fn_exit:

@@ -92,7 +92,7 @@ cvars:
 /* Which libavrm counter a process-wide SIZE pvar reads (node map: the
  * world's hierarchy, MPIR_Process.node_hier, built before the context). */
 enum MPIDI_avrm_pvar {
-    AVRM_PVAR_AV_ENTRY, AVRM_PVAR_AV_SIDE, AVRM_PVAR_AV_META, AVRM_PVAR_MAP,
+    AVRM_PVAR_AV_ENTRY, AVRM_PVAR_AV_META, AVRM_PVAR_MAP,
     AVRM_PVAR_TABLE, AVRM_PVAR_TABLE_SHARED, AVRM_PVAR_INDEX, AVRM_PVAR_HIER, AVRM_PVAR_RANK_INDEX,
     AVRM_PVAR_NODE_MAP, AVRM_PVAR_COUNT
 };
@@ -101,7 +101,6 @@ static const struct {
     const char *name, *desc;
 } MPIDI_avrm_size_pvars[AVRM_PVAR_COUNT] = {
     {"avrm_av_entry_bytes", "Bytes of address-vector entries (8 per peer of a stored AV, 0 computed)"},
-    {"avrm_av_side_bytes", "Bytes of extra NIC/VNI addresses (side tables)"},
     {"avrm_av_meta_bytes", "Bytes of AV descriptors and locality lists"},
     {"avrm_map_bytes", "Bytes of live rank-map structs (inline in communicators and groups)"},
     {"avrm_table_bytes", "Bytes of rank lookup tables (lut/lut16/mlut/mseg), headers included"},
@@ -121,8 +120,6 @@ static unsigned long long MPIDI_avrm_stat(int which)
     switch (which) {
         case AVRM_PVAR_AV_ENTRY:
             return s.av_entry_bytes;
-        case AVRM_PVAR_AV_SIDE:
-            return s.av_side_bytes;
         case AVRM_PVAR_AV_META:
             return s.av_meta_bytes;
         case AVRM_PVAR_MAP:
