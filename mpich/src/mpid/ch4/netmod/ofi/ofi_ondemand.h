@@ -40,7 +40,9 @@
  * counters change under MPIDIU_THREAD_UTIL_MUTEX, which first contact holds
  * across the re-check of the word, the PMI get and the insert or append,
  * so two threads touching one new peer resolve it once (callers may hold a
- * VCI lock: VCI -> UTIL is MPICH's order). A replay into VNI v's AVs also
+ * VCI lock: VCI -> UTIL is MPICH's order); its PMI gets also take MPICH's
+ * PMI lock (MPIR_THREAD_VCI_PMI_MUTEX, UTIL -> PMI), which MPI_Comm_spawn
+ * holds around its PMI call. A replay into VNI v's AVs also
  * holds VCI v's lock (the caller's, or taken there). av_known[v] is written
  * under VCI v's lock (a release store) and may be read without it (a
  * relaxed atomic load: RMA looks its address up before taking the lock):
