@@ -77,32 +77,28 @@ MPL_STATIC_INLINE_PREFIX fi_addr_t MPIDI_OFI_endpoint_addr(fi_addr_t w, int nic,
  * lays the call out of the hot path. */
 fi_addr_t MPIDI_OFI_av_resolve(int64_t pending) __attribute__ ((cold));
 
-/* Out of line (ofi_ondemand_resolve.c): a pending handle's peer resolved
- * for an MPI call, *av its resolved handle; an error (naming the rank, the
- * PMI key and the cause) is the call's to return. */
-int MPIDI_OFI_av_resolve_call(MPIDI_av_entry_t ** av) __attribute__ ((cold));
+/* Out of line (ofi_ondemand_resolve.c): the peer of a pending word resolved
+ * for an MPI call (the word stored in its AV); an error (naming the rank,
+ * the PMI key and the cause) is the call's to return. */
+int MPIDI_OFI_av_resolve_call(avrm_ave_t pending) __attribute__ ((cold));
 
-/* The netmod's MPI entry points (send, receive from a source, probe, RMA)
- * make their peer's handle ready first: a world peer not contacted yet is
- * resolved here, so a failed first contact is an MPI error of that call,
- * raised through its communicator's or window's error handler, before any
- * request exists. The lookups after it find a resolved word; only those
- * made inside progress (replies, acknowledgements) can still meet a pending
- * one (MPIDI_OFI_av_resolve), and abort when it cannot be resolved. */
-MPL_STATIC_INLINE_PREFIX int MPIDI_OFI_av_ready(MPIDI_av_entry_t ** av)
-{
-    if (unlikely((int64_t) MPIDIU_av_word(*av) < 0))
-        return MPIDI_OFI_av_resolve_call(av);
-    return MPI_SUCCESS;
-}
-
-/* In an MPI entry point, before anything else: a failed first contact
- * returns its error from the call. */
+/* In the netmod's MPI entry points (send, receive from a source, probe,
+ * RMA), before anything else: a world peer not contacted yet is resolved
+ * here, so a failed first contact is an MPI error of that call, raised
+ * through its communicator's or window's error handler, before any request
+ * exists. The handle is not rewritten (no address taken: it stays in a
+ * register, and the later lookup's test of the same word folds into this
+ * one); on the cold path that later lookup finds the peer resolved. Only
+ * lookups made inside progress (replies, acknowledgements) can meet a peer
+ * no call resolved (MPIDI_OFI_av_resolve), and abort when it cannot be. */
 #define MPIDI_OFI_AV_READY_OR_RETURN(av_) \
     do { \
-        int ready_err_ = MPIDI_OFI_av_ready(&(av_)); \
-        if (unlikely(ready_err_)) \
-            return ready_err_; \
+        avrm_ave_t ready_w_ = MPIDIU_av_word(av_); \
+        if (unlikely((int64_t) ready_w_ < 0)) { \
+            int ready_err_ = MPIDI_OFI_av_resolve_call(ready_w_); \
+            if (ready_err_) \
+                return ready_err_; \
+        } \
     } while (0)
 
 /* fi_addr of a peer's root endpoint from its AV handle: the word's address,

@@ -157,18 +157,16 @@ int MPIDI_OFI_ondemand_resolve_pending_locked(uint64_t shifted, fi_addr_t * out)
                                 "a pending address word names no rank of this world");
 }
 
-/* For an MPI call (MPIDI_OFI_av_ready): the error goes back to the call. */
-int MPIDI_OFI_av_resolve_call(MPIDI_av_entry_t ** av)
+/* For an MPI call (MPIDI_OFI_AV_READY_OR_RETURN): the error goes back to
+ * the call. */
+int MPIDI_OFI_av_resolve_call(avrm_ave_t pending)
 {
-    avrm_ave_t w = MPIDIU_av_word(*av);
     fi_addr_t addr = FI_ADDR_NOTAVAIL;
 
     MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    int mpi_errno = MPIDI_OFI_ondemand_resolve_pending_locked((uint64_t) ((int64_t) w >> 1),
+    int mpi_errno = MPIDI_OFI_ondemand_resolve_pending_locked((uint64_t) ((int64_t) pending >> 1),
                                                               &addr);
     MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    if (!mpi_errno)
-        *av = MPIDIU_av_handle(avrm_ave_make(addr, (int) (w & 1)));
     return mpi_errno;
 }
 
