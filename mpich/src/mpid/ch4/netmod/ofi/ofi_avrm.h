@@ -78,28 +78,45 @@ MPL_STATIC_INLINE_PREFIX fi_addr_t MPIDI_OFI_endpoint_addr(fi_addr_t w, int nic,
 fi_addr_t MPIDI_OFI_av_resolve(int64_t pending) __attribute__ ((cold));
 
 /* Out of line (ofi_ondemand_resolve.c): the peer of a pending word resolved
- * for an MPI call (the word stored in its AV); an error (naming the rank,
- * the PMI key and the cause) is the call's to return. */
-int MPIDI_OFI_av_resolve_call(avrm_ave_t pending) __attribute__ ((cold));
+ * for an MPI call (the word stored in its AV); returns its resolved word,
+ * or sets *err to the error (naming the rank, the PMI key and the cause)
+ * that is the call's to return. With coll set (a collective's message,
+ * whose helpers note an error and go on while the peer waits) it aborts
+ * instead, saying why. */
+avrm_ave_t MPIDI_OFI_av_resolve_call(avrm_ave_t pending, int coll, int *err)
+    __attribute__ ((cold));
 
 /* In the netmod's MPI entry points (send, receive from a source, probe,
  * RMA), before anything else: a world peer not contacted yet is resolved
  * here, so a failed first contact is an MPI error of that call, raised
  * through its communicator's or window's error handler, before any request
- * exists. The handle is not rewritten (no address taken: it stays in a
- * register, and the later lookup's test of the same word folds into this
- * one); on the cold path that later lookup finds the peer resolved. Only
- * lookups made inside progress (replies, acknowledgements) can meet a peer
- * no call resolved (MPIDI_OFI_av_resolve), and abort when it cannot be. */
-#define MPIDI_OFI_AV_READY_OR_RETURN(av_) \
+ * exists (coll: a collective's message, context_offset != 0, aborts as
+ * above); the handle becomes the resolved word. Every handle after this
+ * point is resolved (a resolved word's bit 63 is clear), so the send and
+ * RMA paths below use MPIDI_OFI_av_to_phys_ready, without a second test.
+ * Lookups made inside progress (replies, acknowledgements) can still meet
+ * a pending word (MPIDI_OFI_av_resolve) and abort when it cannot be
+ * resolved. With a domain per VNI, an insert into a VNI's AV that fails
+ * when the AV catches up aborts too (MPIDI_OFI_av_catch_up). */
+#define MPIDI_OFI_AV_READY_OR_RETURN(av_, coll_) \
     do { \
-        avrm_ave_t ready_w_ = MPIDIU_av_word(av_); \
-        if (unlikely((int64_t) ready_w_ < 0)) { \
-            int ready_err_ = MPIDI_OFI_av_resolve_call(ready_w_); \
+        if (unlikely((int64_t) MPIDIU_av_word(av_) < 0)) { \
+            int ready_err_ = MPI_SUCCESS; \
+            avrm_ave_t ready_w_ = MPIDI_OFI_av_resolve_call(MPIDIU_av_word(av_), (coll_), \
+                                                            &ready_err_); \
             if (ready_err_) \
                 return ready_err_; \
+            MPIDI_OFI_AV_RESOLVED_HINT(ready_w_); \
+            (av_) = MPIDIU_av_handle(ready_w_); \
         } \
     } while (0)
+/* what a resolved word is, told to the compiler */
+#if defined(__GNUC__)
+#define MPIDI_OFI_AV_RESOLVED_HINT(w_) \
+    do { if ((int64_t) (w_) < 0) __builtin_unreachable(); } while (0)
+#else
+#define MPIDI_OFI_AV_RESOLVED_HINT(w_) do { } while (0)
+#endif
 
 /* fi_addr of a peer's root endpoint from its AV handle: the word's address,
  * or, for a world peer not contacted yet (on-demand addressing), the one
@@ -157,29 +174,50 @@ size_t MPIDI_OFI_upid_trailer_size(void);
 void MPIDI_OFI_upid_trailer(MPIR_Comm * comm, int i, char *out);
 int MPIDI_OFI_upid_world_rank(const char *upid, int size, int *name_len, int *rank);
 
+/* fi_addr of endpoint (nic, vni_remote) of the peer whose root endpoint is
+ * at root: the others follow from it (MPIDI_OFI_endpoint_addr). With
+ * scalable endpoints the VNI is a receive context of the NIC's endpoint
+ * (fi_rx_addr). */
+MPL_STATIC_INLINE_PREFIX fi_addr_t MPIDI_OFI_root_to_phys(fi_addr_t root, int nic, int vni_remote)
+{
+#ifdef MPIDI_OFI_VNI_USE_DOMAIN
+    root = MPIDI_OFI_endpoint_addr(root, nic, vni_remote);
+    if (MPIDI_OFI_ENABLE_SCALABLE_ENDPOINTS)
+        return fi_rx_addr(root, 0, MPIDI_OFI_MAX_ENDPOINTS_BITS);
+#else
+    root = MPIDI_OFI_endpoint_addr(root, nic, 0);
+    if (MPIDI_OFI_ENABLE_SCALABLE_ENDPOINTS)
+        return fi_rx_addr(root, vni_remote, MPIDI_OFI_MAX_ENDPOINTS_BITS);
+#endif
+    return root;
+}
+
 /* fi_addr of a peer from its AV handle (libavrm's address word, ch4_avrm.h),
- * for (nic, vni_remote): the word is the root endpoint's address; the
- * others follow from it (MPIDI_OFI_endpoint_addr). With scalable endpoints
- * the VNI is a receive context of the NIC's endpoint (fi_rx_addr). */
+ * for (nic, vni_remote), from the context (nic, vni_local): every lookup
+ * that may meet a pending word (receives, probes, progress). */
 MPL_STATIC_INLINE_PREFIX fi_addr_t MPIDI_OFI_av_to_phys(MPIDI_av_entry_t * av, int nic,
                                                         int vni_local, int vni_remote)
 {
 #ifdef MPIDI_OFI_VNI_AVS
     /* the operation's context is (nic, vni_local): its AV is one of vni_local's */
-    fi_addr_t addr = MPIDI_OFI_av_vni_addr(av, vni_local);
+    return MPIDI_OFI_root_to_phys(MPIDI_OFI_av_vni_addr(av, vni_local), nic, vni_remote);
 #else
-    fi_addr_t addr = MPIDI_OFI_av_root_addr(av);
+    return MPIDI_OFI_root_to_phys(MPIDI_OFI_av_root_addr(av), nic, vni_remote);
 #endif
-#ifdef MPIDI_OFI_VNI_USE_DOMAIN
-    addr = MPIDI_OFI_endpoint_addr(addr, nic, vni_remote);
-    if (MPIDI_OFI_ENABLE_SCALABLE_ENDPOINTS)
-        return fi_rx_addr(addr, 0, MPIDI_OFI_MAX_ENDPOINTS_BITS);
+}
+
+/* The same for a handle an MPI entry point made ready
+ * (MPIDI_OFI_AV_READY_OR_RETURN): never pending, so no test (the send and
+ * RMA paths below those entry points, and nothing else). With a domain per
+ * VNI the VNI's AV may still have to catch up: the same lookup. */
+MPL_STATIC_INLINE_PREFIX fi_addr_t MPIDI_OFI_av_to_phys_ready(MPIDI_av_entry_t * av, int nic,
+                                                              int vni_local, int vni_remote)
+{
+#ifdef MPIDI_OFI_VNI_AVS
+    return MPIDI_OFI_root_to_phys(MPIDI_OFI_av_vni_addr(av, vni_local), nic, vni_remote);
 #else
-    addr = MPIDI_OFI_endpoint_addr(addr, nic, 0);
-    if (MPIDI_OFI_ENABLE_SCALABLE_ENDPOINTS)
-        return fi_rx_addr(addr, vni_remote, MPIDI_OFI_MAX_ENDPOINTS_BITS);
+    return MPIDI_OFI_root_to_phys(MPIDIU_av_addr(av), nic, vni_remote);
 #endif
-    return addr;
 }
 
 MPL_STATIC_INLINE_PREFIX fi_addr_t MPIDI_OFI_rank_to_phys(int rank, int nic,

@@ -158,16 +158,21 @@ int MPIDI_OFI_ondemand_resolve_pending_locked(uint64_t shifted, fi_addr_t * out)
 }
 
 /* For an MPI call (MPIDI_OFI_AV_READY_OR_RETURN): the error goes back to
- * the call. */
-int MPIDI_OFI_av_resolve_call(avrm_ave_t pending)
+ * the call, or, for a collective's message, ends the job. */
+avrm_ave_t MPIDI_OFI_av_resolve_call(avrm_ave_t pending, int coll, int *err)
 {
     fi_addr_t addr = FI_ADDR_NOTAVAIL;
 
     MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    int mpi_errno = MPIDI_OFI_ondemand_resolve_pending_locked((uint64_t) ((int64_t) pending >> 1),
-                                                              &addr);
+    *err = MPIDI_OFI_ondemand_resolve_pending_locked((uint64_t) ((int64_t) pending >> 1), &addr);
     MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    return mpi_errno;
+    if (*err && coll) {
+        *err = MPIR_Err_create_code(*err, MPIR_ERR_FATAL, __func__, __LINE__, MPI_ERR_OTHER,
+                                    "**fail", "**fail %s", "first contact for a collective "
+                                    "failed: its peer would wait for ever, so the job ends");
+        MPIR_Handle_fatal_error(NULL, "MPIDI_OFI_av_resolve_call", *err);
+    }
+    return *err ? 0 : avrm_ave_make(addr, (int) (pending & 1));
 }
 
 /* The hot path's slow branch inside progress (a reply or an
