@@ -157,21 +157,31 @@ int MPIDI_OFI_ondemand_resolve_pending_locked(uint64_t shifted, fi_addr_t * out)
                                 "a pending address word names no rank of this world");
 }
 
+/* A pending word's peer (the word shifted right by one) resolved under the
+ * UTIL mutex. On failure with why set, nothing can return the error: the
+ * job ends with its cause and why (func names the caller). */
+static int resolve(uint64_t shifted, fi_addr_t * addr, const char *why, const char *func)
+{
+    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    int mpi_errno = MPIDI_OFI_ondemand_resolve_pending_locked(shifted, addr);
+    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    if (mpi_errno && why) {
+        mpi_errno = MPIR_Err_create_code(mpi_errno, MPIR_ERR_FATAL, func, __LINE__,
+                                         MPI_ERR_OTHER, "**fail", "**fail %s", why);
+        MPIR_Handle_fatal_error(NULL, func, mpi_errno);
+    }
+    return mpi_errno;
+}
+
 /* For an MPI call (MPIDI_OFI_AV_READY_OR_RETURN): the error goes back to
  * the call, or, for a collective's message, ends the job. */
 avrm_ave_t MPIDI_OFI_av_resolve_call(avrm_ave_t pending, int coll, int *err)
 {
     fi_addr_t addr = FI_ADDR_NOTAVAIL;
 
-    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    *err = MPIDI_OFI_ondemand_resolve_pending_locked((uint64_t) ((int64_t) pending >> 1), &addr);
-    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    if (*err && coll) {
-        *err = MPIR_Err_create_code(*err, MPIR_ERR_FATAL, __func__, __LINE__, MPI_ERR_OTHER,
-                                    "**fail", "**fail %s", "first contact for a collective "
-                                    "failed: its peer would wait for ever, so the job ends");
-        MPIR_Handle_fatal_error(NULL, "MPIDI_OFI_av_resolve_call", *err);
-    }
+    *err = resolve((uint64_t) ((int64_t) pending >> 1), &addr,
+                   coll ? "first contact for a collective failed: its peer would wait for "
+                   "ever, so the job ends" : NULL, __func__);
     return *err ? 0 : avrm_ave_make(addr, (int) (pending & 1));
 }
 
@@ -182,17 +192,8 @@ fi_addr_t MPIDI_OFI_av_resolve(int64_t pending)
 {
     fi_addr_t addr = FI_ADDR_NOTAVAIL;
 
-    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    int mpi_errno = MPIDI_OFI_ondemand_resolve_pending_locked((uint64_t) pending, &addr);
-    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    if (mpi_errno) {
-        mpi_errno = MPIR_Err_create_code(mpi_errno, MPIR_ERR_FATAL, __func__, __LINE__,
-                                         MPI_ERR_OTHER, "**fail", "**fail %s",
-                                         "first contact from inside progress (a reply to a "
-                                         "peer no MPI call addressed yet) failed: no call "
-                                         "can return the error");
-        MPIR_Handle_fatal_error(NULL, "MPIDI_OFI_av_resolve", mpi_errno);
-    }
+    resolve((uint64_t) pending, &addr, "first contact from inside progress (a reply to a "
+            "peer no MPI call addressed yet) failed: no call can return the error", __func__);
     return addr;
 }
 
