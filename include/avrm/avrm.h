@@ -14,4 +14,5 @@
 #include "avrm_rankmap.h"
 #include "avrm_hier.h"
 #include "avrm_find.h"
+#include "avrm_split.h"
 #endif

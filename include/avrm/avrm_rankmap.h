@@ -31,6 +31,15 @@ avrm_status_t avrm_map_init_group(avrm_ctx_t *ctx, avrm_pgid_t pgid, avrm_rankma
 avrm_status_t avrm_map_build(avrm_ctx_t *ctx, const avrm_rankmap_t *parent,
                              const int32_t *mapping, uint32_t n, avrm_rankmap_t *out);
 
+/* Child of one parent by a formula: child rank i is parent rank
+ * first + i * stride (stride may be negative: a reversed run), i < n; every
+ * one in [0, parent->size) (AVRM_ERR_ARG otherwise). O(1) for a regular
+ * parent; a table parent's child is built as by avrm_map_build, without a
+ * mapping array (MPI_Comm_split's regular forms, avrm_split.h). */
+avrm_status_t avrm_map_build_affine(avrm_ctx_t *ctx, const avrm_rankmap_t *parent,
+                                    int64_t first, int64_t stride, uint32_t n,
+                                    avrm_rankmap_t *out);
+
 /* Child of several parents (intercomm merge, group union, comm_create_group
  * across groups): child rank i is rank src[i].rank of parents[src[i].parent]. */
 typedef struct avrm_src {

@@ -26,6 +26,7 @@ typedef struct seq {
     const avrm_ctx_t *ctx;
     const avrm_rankmap_t *parent;              /* avrm_map_build */
     const int32_t *mapping;
+    int64_t aff_first, aff_stride;             /* avrm_map_build_affine (mapping NULL) */
     const avrm_rankmap_t *const *parents;      /* avrm_map_build_multi */
     const avrm_src_t *src;
     const avrm_gpid_t *gpids;                  /* avrm_map_build_gpids */
@@ -42,7 +43,9 @@ static inline avrm_lpid_t seq_at(const seq_t *s, uint32_t i, avrm_pgid_t *pg)
     }
     if (s->src)
         return avrm_map_lpid(s->ctx, s->parents[s->src[i].parent], (uint32_t) s->src[i].rank, pg);
-    return avrm_map_lpid(s->ctx, s->parent, (uint32_t) s->mapping[i], pg);
+    uint32_t q = s->mapping ? (uint32_t) s->mapping[i]
+                            : (uint32_t) (s->aff_first + (int64_t) i * s->aff_stride);
+    return avrm_map_lpid(s->ctx, s->parent, q, pg);
 }
 
 /* ---- pattern -> map ---- */
@@ -458,6 +461,9 @@ static avrm_status_t build_one(avrm_ctx_t *ctx, const avrm_rankmap_t *parent,
 static avrm_status_t build_multi(avrm_ctx_t *ctx, const avrm_rankmap_t *const *parents,
                                  uint32_t nparents, const avrm_src_t *src, uint32_t n,
                                  int compact, avrm_rankmap_t *out);
+static avrm_status_t build_mapped(avrm_ctx_t *ctx, const avrm_rankmap_t *parent,
+                                  const avrm_pat_t *mp, const seq_t *s, uint32_t n,
+                                  avrm_rankmap_t *out);
 
 avrm_status_t avrm_map_build(avrm_ctx_t *ctx, const avrm_rankmap_t *parent,
                              const int32_t *mapping, uint32_t n, avrm_rankmap_t *out)
@@ -479,29 +485,59 @@ static avrm_status_t build_one(avrm_ctx_t *ctx, const avrm_rankmap_t *parent,
         if ((uint32_t) mapping[i] >= parent->size) return AVRM_ERR_ARG;
         if (detect && !avrm_det_dead(&det)) avrm_det_push(&det, mapping[i]);
     }
-    avrm_rankmap_t m;
-    avrm_pat_t mp = { .kind = AVRM_PAT_IRREG }, p;
+    avrm_pat_t mp = { .kind = AVRM_PAT_IRREG };
     if (detect && det.n == n) avrm_det_result(&det, &mp);
+    seq_t s = { .ctx = ctx, .parent = parent, .mapping = mapping, .compact = compact };
+    return build_mapped(ctx, parent, &mp, &s, n, out);
+}
+
+/* Steps 2 and 3 of a child of one parent whose mapping follows mp (or
+ * AVRM_PAT_IRREG), the mapping read through s. */
+static avrm_status_t build_mapped(avrm_ctx_t *ctx, const avrm_rankmap_t *parent,
+                                  const avrm_pat_t *mp, const seq_t *s, uint32_t n,
+                                  avrm_rankmap_t *out)
+{
+    avrm_rankmap_t m;
+    avrm_pat_t p;
     /* every rank of the parent in order (MPI_Group_incl of all, a union
      * adding nobody): the parent's map itself, its table shared */
-    if (n == parent->size && mp.kind == AVRM_MODE_OFFSET && mp.off == 0 &&
-        takes_parent_form(parent, compact)) {
+    if (n == parent->size && mp->kind == AVRM_MODE_OFFSET && mp->off == 0 &&
+        takes_parent_form(parent, s->compact)) {
         avrm_map_dup(ctx, parent, out);
         return AVRM_OK;
     }
     /* step 2 */
-    if (mp.kind != AVRM_PAT_IRREG) {
-        if (compose(parent, &mp, n, &p) && pat_to_map(ctx, &p, parent->pgid, n, &m))
+    if (mp->kind != AVRM_PAT_IRREG) {
+        if (compose(parent, mp, n, &p) && pat_to_map(ctx, &p, parent->pgid, n, &m))
             return finish(ctx, AVRM_OK, &m, out);
-        if (mp.kind == AVRM_MODE_OFFSET &&
+        if (mp->kind == AVRM_MODE_OFFSET &&
             (parent->mode == AVRM_MODE_LUT || parent->mode == AVRM_MODE_LUT16 ||
              parent->mode == AVRM_MODE_MLUT || parent->mode == AVRM_MODE_MLUT32) &&
-            build_slice(ctx, parent, (uint32_t) mp.off, n, &m))
+            build_slice(ctx, parent, (uint32_t) mp->off, n, &m))
             return finish(ctx, AVRM_OK, &m, out);
     }
     /* step 3 */
-    seq_t s = { .ctx = ctx, .parent = parent, .mapping = mapping, .compact = compact };
-    return finish(ctx, build_general(ctx, &s, n, &m), &m, out);
+    return finish(ctx, build_general(ctx, s, n, &m), &m, out);
+}
+
+avrm_status_t avrm_map_build_affine(avrm_ctx_t *ctx, const avrm_rankmap_t *parent,
+                                    int64_t first, int64_t stride, uint32_t n,
+                                    avrm_rankmap_t *out)
+{
+    if (!ctx || !parent || !out || n == 0 || parent->size == 0) return AVRM_ERR_ARG;
+    if (n > AVRM_MAX_WORLD) return AVRM_ERR_LIMIT;
+    if (n == 1) stride = 1;
+    int64_t last = first + (int64_t) (n - 1) * stride;      /* |stride| < 2^24: no overflow */
+    if (stride < -(int64_t) AVRM_MAX_WORLD || stride > (int64_t) AVRM_MAX_WORLD ||
+        first < 0 || first >= parent->size || last < 0 || last >= parent->size)
+        return AVRM_ERR_ARG;
+    /* the builders' pattern of this mapping (avrm_det_result's form) */
+    avrm_pat_t mp = { .kind = AVRM_PAT_IRREG };
+    if (ctx->params.enable_patterns)
+        mp = (avrm_pat_t) { .kind = stride == 1 ? AVRM_MODE_OFFSET : AVRM_MODE_STRIDE,
+                            .off = first, .stride = stride };
+    seq_t s = { .ctx = ctx, .parent = parent, .aff_first = first, .aff_stride = stride };
+    return build_mapped(ctx, parent, &mp, &s, n, out);
 }
 
 avrm_status_t avrm_map_build_compact(avrm_ctx_t *ctx, const avrm_rankmap_t *parent,
