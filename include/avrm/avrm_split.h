@@ -37,8 +37,9 @@
  *     avrm_split_cyclic_settle ends the decision.
  *  4. avrm_split_group: the new group as parent ranks first + i * stride,
  *     i < n, and this process's rank in it.
- * Messages per process: 2 + 2 ceil(log2 P) (+ 2 and an allreduce of 4 B
- * for CYCLIC), 8 or 16 B each.
+ * Messages a process sends: at most 2 + 2 ceil(log2 P) (+ 1 and an
+ * allreduce of 4 B for a CYCLIC candidate, which needs no two neighbours
+ * of one colour), 8 or 16 B each.
  *
  * Thread safety: pure functions on caller data. Cost: O(1) each.
  */
@@ -66,6 +67,8 @@ typedef struct avrm_split_acc {
 #define AVRM_SPLIT_F_RUN_UP    4u   /* inside runs, keys never decrease */
 #define AVRM_SPLIT_F_RUN_DOWN  8u   /* inside runs, keys strictly decrease */
 #define AVRM_SPLIT_F_COLOR_OK 16u   /* no process gave an erroneous colour */
+#define AVRM_SPLIT_F_NO_REPEAT 32u  /* no two neighbours share a colour (a period's
+                                     * precondition: spares its check otherwise) */
 
 typedef enum avrm_split_kind {
     AVRM_SPLIT_NONE = 0,    /* no form: gather */

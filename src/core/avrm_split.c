@@ -11,7 +11,7 @@
 static uint32_t vote_flags(avrm_split_ck_t me, const avrm_split_ck_t *left, int bad_color)
 {
     uint32_t f = AVRM_SPLIT_F_RISE | AVRM_SPLIT_F_FALL | AVRM_SPLIT_F_RUN_UP |
-        AVRM_SPLIT_F_RUN_DOWN;
+        AVRM_SPLIT_F_RUN_DOWN | AVRM_SPLIT_F_NO_REPEAT;
     if (!bad_color)
         f |= AVRM_SPLIT_F_COLOR_OK;
     if (!left)
@@ -21,9 +21,10 @@ static uint32_t vote_flags(avrm_split_ck_t me, const avrm_split_ck_t *left, int 
     else if (me.color > left->color)
         f &= ~AVRM_SPLIT_F_FALL;
     else if (me.key < left->key)
-        f &= ~AVRM_SPLIT_F_RUN_UP;
+        f &= ~(AVRM_SPLIT_F_RUN_UP | AVRM_SPLIT_F_NO_REPEAT);
     else
-        f &= ~AVRM_SPLIT_F_RUN_DOWN;    /* an equal key keeps parent order: not reversed */
+        f &= ~(AVRM_SPLIT_F_RUN_DOWN | AVRM_SPLIT_F_NO_REPEAT);  /* an equal key keeps
+                                                                  * parent order */
     return f;
 }
 
@@ -82,9 +83,10 @@ avrm_split_kind_t avrm_split_decide(const avrm_split_acc_t *prefix,
             f->run_first = (uint32_t) prefix->bound;
             f->run_end = (uint32_t) suffix->bound;
         }
-    } else if (all.nonrise >= 2 || all.nonfall >= 2) {
+    } else if ((all.flags & AVRM_SPLIT_F_NO_REPEAT) && (all.nonrise >= 2 || all.nonfall >= 2)) {
         /* colours strictly monotone over 0..C-1 and a step back at C: a
-         * period C if every later rank repeats r - C (to be checked) */
+         * period C if every later rank repeats r - C (to be checked; a
+         * period C >= 2 never has equal neighbours) */
         f->kind = AVRM_SPLIT_CYCLIC;
         f->period = (uint32_t) (all.nonrise >= 2 ? all.nonrise : all.nonfall);
     }

@@ -7,10 +7,10 @@
 #   test/dropin/run.sh PREFIX [OUTDIR]        Debian binaries on our libmpi
 EXTRA_DIST += test/mpienv.sh test/README.md \
 	test/mpi/runtests.sh test/mpi/include/avtest.h \
-	test/mpi/comm/testlist test/mpi/comm/dup.c test/mpi/comm/split.c \
+	test/mpi/comm/testlist test/mpi/comm/dup.c test/mpi/comm/split.c test/mpi/comm/split_regular.c \
 	test/mpi/comm/create.c test/mpi/comm/split_type.c test/mpi/comm/intercomm.c \
 	test/mpi/comm/comm_rand.c test/mpi/comm/connect_world.c test/mpi/group/testlist test/mpi/group/group_ops.c \
-	test/mpi/group/group_random.c test/mpi/group/bad_args.c \
+	test/mpi/group/group_random.c test/mpi/group/bad_args.c test/mpi/group/fuzz_args.c \
 	test/mpi/topo/testlist test/mpi/topo/cart.c \
 	test/mpi/rma/testlist test/mpi/rma/rma_comms.c test/mpi/rma/pscw_rotate.c \
 	test/mpi/pt2pt/testlist test/mpi/pt2pt/procnull.c \

@@ -20,6 +20,8 @@
  * group of an intercomm (L2L, L2R) reads its local_map, every other mapper
  * the source's map. The local part (L2L, R2L) builds an intracomm's map or an
  * intercomm's local_map; the remote part (L2R, R2R) an intercomm's map.
+ * An intracomm without a mapper (MPI_Comm_split's regular forms,
+ * ch4_avrm_split.c) comes with its map.
  * One DUP mapper -> avrm_map_dup (shared table, O(1)); one IRREGULAR mapper ->
  * avrm_map_build (pattern detection, Table II composition), or a dup of the
  * group's map when MPI_Comm_create / _create_group made the communicator
@@ -223,10 +225,15 @@ int MPIDI_comm_create_rank_map(MPIR_Comm * comm)
     if (comm->comm_kind == MPIR_COMM_KIND__INTRACOMM) {
         const avrm_rankmap_t *group_map = group_map_to_reuse(comm);
         MPIDI_COMM(comm, local_map) = NULL;
-        memset(&MPIDI_COMM(comm, map), 0, sizeof(avrm_rankmap_t));
-        if (group_map) {
+        if (!comm->mapper_head) {
+            /* MPID_Comm_split_regular built the map (the one intracomm
+             * made without a mapper) */
+            MPIR_Assert(MPIDI_COMM(comm, map).size == (uint32_t) comm->local_size);
+        } else if (group_map) {
+            memset(&MPIDI_COMM(comm, map), 0, sizeof(avrm_rankmap_t));
             avrm_map_dup(MPIDI_avrm.ctx, group_map, &MPIDI_COMM(comm, map));
         } else {
+            memset(&MPIDI_COMM(comm, map), 0, sizeof(avrm_rankmap_t));
             mpi_errno = build_part(comm, 0, &MPIDI_COMM(comm, map), &found);
             MPIR_ERR_CHECK(mpi_errno);
             MPIR_Assert(found);

@@ -272,6 +272,7 @@ static void MPIDI_avrm_register_pvars(void)
 int MPIDI_avrm_init(void)
 {
     MPIDI_avrm_register_pvars();
+    MPIDI_avrm_split_register_pvars();
     return MPI_SUCCESS;
 }
 

@@ -1,0 +1,201 @@
+/*
+ * ch4_avrm_split.c - MPI_Comm_split of an intracommunicator without
+ * gathering the parent: the messages of libavrm's protocol (avrm_split.h)
+ * and the new communicator, its rank map a formula over the parent's
+ * (avrm_map_build_affine). comm_split.c calls MPID_Comm_split_regular first;
+ * when no regular form holds it gathers (colour, key) as MPICH does.
+ *
+ * Our file, added to the MPICH tree by patches/mpich/series and compiled
+ * into libmpi (patch comm-split-without-gather lists it in Makefile.in and
+ * declares the hook in mpidch4.h).
+ *
+ * Messages a process sends: 2 to its neighbours, at most 2 per round of
+ * the doubling scan (ceil(log2 P) rounds), 8 or 16 bytes each; a cyclic
+ * candidate adds 1 (to r + C) and an allreduce of 4 bytes. The context id as MPICH makes it. No
+ * allocation but the new communicator and its map (O(1) for a regular
+ * parent). A form that does not hold costs those words before the gather.
+ *
+ * Thread safety: a collective of the parent, as MPI_Comm_split; the map
+ * build is a libavrm writer, under MPIDIU_THREAD_UTIL_MUTEX.
+ */
+#include "mpidimpl.h"
+#include "ch4_avrm.h"
+#include "mpir_avrm_errno.h"
+#include "avrm/avrm_split.h"
+
+/*
+=== BEGIN_MPI_T_CVAR_INFO_BLOCK ===
+
+cvars:
+    - name        : MPIR_CVAR_AVRM_SPLIT_MIN_SIZE
+      category    : CH4_AVRM
+      type        : int
+      default     : 1
+      class       : none
+      verbosity   : MPI_T_VERBOSITY_USER_BASIC
+      scope       : MPI_T_SCOPE_ALL_EQ
+      description : >-
+        MPI_Comm_split of an intracommunicator of at least this many
+        processes first tries to settle the split without gathering every
+        process's colour and key: when the colours form runs of consecutive
+        ranks or repeat with a period, and the keys keep or reverse parent
+        order, each process exchanges O(log P) words and builds its new
+        rank map as a formula. 0: always gather, as MPICH does.
+
+=== END_MPI_T_CVAR_INFO_BLOCK ===
+*/
+
+/* splits this process settled without a gather (pvar avrm_comm_splits_no_gather) */
+static unsigned long long splits_no_gather;
+
+static void get_splits(void *addr, void *obj, int count, void *buf)
+{
+    *(unsigned long long *) buf = __atomic_load_n(&splits_no_gather, __ATOMIC_RELAXED);
+}
+
+void MPIDI_avrm_split_register_pvars(void)
+{
+    static int dummy;
+    MPIR_T_PVAR_REGISTER_impl(MPI_T_PVAR_CLASS_COUNTER, MPI_UNSIGNED_LONG_LONG,
+                              "avrm_comm_splits_no_gather", &dummy, 1, MPI_T_ENUM_NULL,
+                              MPI_T_VERBOSITY_USER_BASIC, MPI_T_BIND_NO_OBJECT,
+                              MPIR_T_PVAR_FLAG_READONLY | MPIR_T_PVAR_FLAG_CONTINUOUS,
+                              get_splits, NULL, "CH4_AVRM",
+                              "MPI_Comm_split calls this process settled without gathering "
+                              "the parent's colours and keys (MPIR_CVAR_AVRM_SPLIT_MIN_SIZE)");
+}
+
+/* send n bytes to `to`, receive n from `from` (either may be MPI_PROC_NULL) */
+static int swap(MPIR_Comm * comm, const void *out, int to, void *in, int from, int n, int tag,
+                MPIR_Errflag_t * errflag)
+{
+    return MPIC_Sendrecv(out, n, MPI_BYTE, to, tag, in, n, MPI_BYTE, from, tag, comm,
+                         MPI_STATUS_IGNORE, errflag);
+}
+
+/* Steps 1-3 of avrm_split.h: the form every process agrees on. */
+static int agree(MPIR_Comm * comm, avrm_split_ck_t me, int bad_color, avrm_split_form_t * f,
+                 MPIR_Errflag_t * errflag)
+{
+    int mpi_errno = MPI_SUCCESS;
+    int r = comm->rank, P = comm->local_size;
+    int left = r > 0 ? r - 1 : MPI_PROC_NULL, right = r + 1 < P ? r + 1 : MPI_PROC_NULL;
+    avrm_split_ck_t lw, rw;
+    avrm_split_acc_t pre, suf, in;
+
+    mpi_errno = swap(comm, &me, right, &lw, left, sizeof(me), MPIR_ALLGATHER_TAG, errflag);
+    MPIR_ERR_CHECK(mpi_errno);
+    mpi_errno = swap(comm, &me, left, &rw, right, sizeof(me), MPIR_ALLGATHER_TAG, errflag);
+    MPIR_ERR_CHECK(mpi_errno);
+    avrm_split_start((uint32_t) r, (uint32_t) P, me, r > 0 ? &lw : NULL,
+                     r + 1 < P ? &rw : NULL, bad_color, &pre, &suf);
+    for (int d = 1; d < P; d *= 2) {
+        int up = r + d < P ? r + d : MPI_PROC_NULL, down = r >= d ? r - d : MPI_PROC_NULL;
+        mpi_errno = swap(comm, &pre, up, &in, down, sizeof(pre), MPIR_SCAN_TAG, errflag);
+        MPIR_ERR_CHECK(mpi_errno);
+        if (down != MPI_PROC_NULL)
+            avrm_split_from_left(&pre, &in);
+        mpi_errno = swap(comm, &suf, down, &in, up, sizeof(suf), MPIR_SCAN_TAG, errflag);
+        MPIR_ERR_CHECK(mpi_errno);
+        if (up != MPI_PROC_NULL)
+            avrm_split_from_right(&suf, &in);
+    }
+    if (avrm_split_decide(&pre, &suf, f) == AVRM_SPLIT_CYCLIC) {
+        int C = (int) f->period;
+        avrm_split_ck_t back;
+        mpi_errno = swap(comm, &me, r + C < P ? r + C : MPI_PROC_NULL, &back,
+                         r >= C ? r - C : MPI_PROC_NULL, sizeof(me), MPIR_EXSCAN_TAG, errflag);
+        MPIR_ERR_CHECK(mpi_errno);
+        unsigned votes = avrm_split_cyclic_vote(me, r >= C ? &back : NULL);
+        mpi_errno = MPIR_Allreduce(MPI_IN_PLACE, &votes, 1, MPI_UNSIGNED, MPI_BAND, comm, errflag);
+        MPIR_ERR_CHECK(mpi_errno);
+        avrm_split_cyclic_settle(f, votes);
+    }
+  fn_fail:
+    return mpi_errno;
+}
+
+/* The new communicator of this process's colour, its map a formula: the
+ * map is built first, so that a failure leaves no communicator; until the
+ * communicator exists a failure gives the context id back. */
+static int create(MPIR_Comm * comm, const avrm_split_form_t * f, MPIR_Context_id_t ctx_id,
+                  MPIR_Comm ** newcomm_ptr)
+{
+    int mpi_errno = MPI_SUCCESS;
+    int64_t first, stride;
+    uint32_t n, newrank;
+    avrm_rankmap_t map;
+    MPIR_Comm *c = NULL;
+
+    avrm_split_group(f, (uint32_t) comm->rank, (uint32_t) comm->local_size, &first, &stride, &n,
+                     &newrank);
+    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    avrm_status_t st = avrm_map_build_affine(MPIDI_avrm.ctx, &MPIDI_COMM(comm, map), first,
+                                             stride, n, &map);
+    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    mpi_errno = MPIR_avrm_err(st, "split communicator rank map");
+    if (mpi_errno) {
+        MPIR_Free_contextid(ctx_id);
+        goto fn_fail;
+    }
+    mpi_errno = MPIR_Comm_create(&c);
+    if (mpi_errno) {
+        MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+        avrm_map_release(MPIDI_avrm.ctx, &map);
+        MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+        MPIR_Free_contextid(ctx_id);
+        goto fn_fail;
+    }
+    c->comm_kind = MPIR_COMM_KIND__INTRACOMM;
+    c->context_id = c->recvcontext_id = ctx_id;
+    c->local_size = c->remote_size = (int) n;
+    c->rank = (int) newrank;
+    /* no mapper: MPIDI_comm_create_rank_map keeps this map */
+    MPIDI_COMM(c, map) = map;
+    MPIDI_COMM(c, local_map) = NULL;
+    /* the parent's error handler, as every split inherits it */
+    MPID_THREAD_CS_ENTER(POBJ, comm->mutex);
+    MPID_THREAD_CS_ENTER(VCI, comm->mutex);
+    c->errhandler = comm->errhandler;
+    if (c->errhandler)
+        MPIR_Errhandler_add_ref(c->errhandler);
+    MPID_THREAD_CS_EXIT(VCI, comm->mutex);
+    MPID_THREAD_CS_EXIT(POBJ, comm->mutex);
+    c->tainted = comm->tainted;
+    mpi_errno = MPIR_Comm_commit(c);
+    MPIR_ERR_CHECK(mpi_errno);
+    *newcomm_ptr = c;
+  fn_fail:
+    return mpi_errno;
+}
+
+int MPID_Comm_split_regular(MPIR_Comm * comm, int color, int key, int check_colors,
+                            MPIR_Comm ** newcomm_ptr, int *done)
+{
+    int mpi_errno = MPI_SUCCESS;
+    MPIR_Errflag_t errflag = MPIR_ERR_NONE;
+    avrm_split_form_t f;
+    MPIR_Context_id_t ctx_id = 0;
+    avrm_split_ck_t me = { color, key };
+
+    *done = 0;
+    if (comm->comm_kind != MPIR_COMM_KIND__INTRACOMM || MPIR_CVAR_AVRM_SPLIT_MIN_SIZE <= 0 ||
+        comm->local_size < MPIR_CVAR_AVRM_SPLIT_MIN_SIZE)
+        return MPI_SUCCESS;
+    mpi_errno = agree(comm, me, check_colors && color < 0 && color != MPI_UNDEFINED, &f, &errflag);
+    MPIR_ERR_CHECK(mpi_errno);
+    MPIR_ERR_CHKANDJUMP(errflag, mpi_errno, MPI_ERR_OTHER, "**coll_fail");
+    if (f.kind == AVRM_SPLIT_NONE)
+        return MPI_SUCCESS;     /* the caller gathers */
+    *done = 1;
+    *newcomm_ptr = NULL;
+    MPIR_ERR_CHKANDJUMP1(f.kind == AVRM_SPLIT_BAD_COLOR, mpi_errno, MPI_ERR_ARG, "**fail",
+                         "**fail %s", "a color is negative and not MPI_UNDEFINED");
+    mpi_errno = MPIR_Get_contextid_sparse(comm, &ctx_id, color == MPI_UNDEFINED);
+    MPIR_ERR_CHECK(mpi_errno);
+    __atomic_fetch_add(&splits_no_gather, 1, __ATOMIC_RELAXED);
+    if (color != MPI_UNDEFINED)
+        mpi_errno = create(comm, &f, ctx_id, newcomm_ptr);
+  fn_fail:
+    return mpi_errno;
+}
