@@ -14,5 +14,4 @@
 #include "avrm_rankmap.h"
 #include "avrm_hier.h"
 #include "avrm_find.h"
-#include "avrm_split.h"
 #endif

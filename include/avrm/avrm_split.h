@@ -23,23 +23,28 @@
  * sequence or end a falling one); its processes make no communicator.
  *
  * The protocol, per process r:
- *  1. Learn (c, k) of r-1 and r+1; avrm_split_start fills this process's
- *     prefix and suffix accumulators (16 B each).
- *  2. A two-way doubling scan: for d = 1, 2, 4, ... < P, send the prefix
- *     to r+d and the suffix to r-d; fold what r-d sent with
- *     avrm_split_from_left and what r+d sent with avrm_split_from_right.
- *     After it the prefix covers ranks 0..r and the suffix r..P-1.
- *  3. avrm_split_decide: the form (every process the same), and for RUNS
- *     this process's run. CYCLIC is a candidate until its period is
- *     checked everywhere: each process learns (c, k) of r - C (sending its
- *     own to r + C), takes avrm_split_cyclic_vote, the votes are ANDed
- *     over all processes (one allreduce of an int), and
- *     avrm_split_cyclic_settle ends the decision.
+ *  1. Learn (c, k) of r-1 (and r+1, for step 3's scan) and take its vote
+ *     (avrm_split_vote, 72 B); the votes are reduced over all processes by
+ *     avrm_split_sum_fold (one allreduce with it as a commutative op).
+ *  2. avrm_split_decide gives the form, the same in every process. Most
+ *     shapes are settled there: one run, up to three runs, runs of one
+ *     length (the boundaries are the multiples of the first: their count
+ *     and gcd say so), a period whose colours step by one amount and wrap
+ *     back at multiples of C with keys monotone over the whole parent.
+ *  3. Two shapes need one more step:
+ *     RUNS_SCAN (runs of several lengths): each process's run bounds by a
+ *       two-way doubling scan: for d = 1, 2, 4, ... < P send the run start
+ *       to r+d and the run end to r-d, fold what r-d and r+d sent
+ *       (avrm_split_scan_start, avrm_split_scan_fold);
+ *     CYCLIC_CHECK (a period not settled by its steps): each process learns
+ *       (c, k) of r - C (sending its own to r + C), takes
+ *       avrm_split_cyclic_vote, the votes are ANDed over all processes
+ *       (an allreduce of 4 B), and avrm_split_cyclic_settle decides.
  *  4. avrm_split_group: the new group as parent ranks first + i * stride,
  *     i < n, and this process's rank in it.
- * Messages a process sends: at most 2 + 2 ceil(log2 P) (+ 1 and an
- * allreduce of 4 B for a CYCLIC candidate, which needs no two neighbours
- * of one colour), 8 or 16 B each.
+ * Messages a process sends, most shapes: 2 neighbour words (8 B) and one
+ * allreduce of 72 B; RUNS_SCAN adds at most 2 ceil(log2 P) of 4 B,
+ * CYCLIC_CHECK 1 of 8 B and an allreduce of 4 B.
  *
  * Thread safety: pure functions on caller data. Cost: O(1) each.
  */
@@ -53,55 +58,67 @@ typedef struct avrm_split_ck {
     int32_t color, key;
 } avrm_split_ck_t;
 
-/* a scan accumulator over a range of ranks (the word of step 2) */
-typedef struct avrm_split_acc {
-    uint32_t flags;         /* AVRM_SPLIT_F_*: ANDed over the range */
-    int32_t  nonrise;       /* least r > 0 in range with c(r) <= c(r-1), else P */
-    int32_t  nonfall;       /* least r > 0 in range with c(r) >= c(r-1), else P */
-    int32_t  bound;         /* prefix: last run start in range (max, -1 none);
-                             * suffix: first run end in range (min, P + 1 none) */
-} avrm_split_acc_t;
+/* the votes of a set of processes, folded (step 1's allreduce) */
+typedef struct avrm_split_sum {
+    uint32_t flags;             /* AVRM_SPLIT_F_*: ANDed */
+    int32_t  bmin, bmax;        /* least / greatest boundary (P / 0: none) */
+    uint32_t bcount, bgcd;      /* boundaries: how many, gcd of their positions */
+    int32_t  nonrise, nonfall;  /* least r > 0 with c(r) <= c(r-1) / >= (P: none) */
+    uint32_t wcount, wgcd;      /* the non-rises ("wraps"): how many, gcd */
+    uint32_t reserved;          /* 0 */
+    int64_t  step_min, step_max;    /* c(r) - c(r-1) where it rises */
+    int64_t  wrap_min, wrap_max;    /* c(r) - c(r-1) where it does not */
+} avrm_split_sum_t;
 
-#define AVRM_SPLIT_F_RISE      1u   /* no boundary where the colour falls */
-#define AVRM_SPLIT_F_FALL      2u   /* no boundary where it rises */
-#define AVRM_SPLIT_F_RUN_UP    4u   /* inside runs, keys never decrease */
-#define AVRM_SPLIT_F_RUN_DOWN  8u   /* inside runs, keys strictly decrease */
-#define AVRM_SPLIT_F_COLOR_OK 16u   /* no process gave an erroneous colour */
+#define AVRM_SPLIT_F_RISE       1u  /* no boundary where the colour falls */
+#define AVRM_SPLIT_F_FALL       2u  /* no boundary where it rises */
+#define AVRM_SPLIT_F_RUN_UP     4u  /* inside runs, keys never decrease */
+#define AVRM_SPLIT_F_RUN_DOWN   8u  /* inside runs, keys strictly decrease */
+#define AVRM_SPLIT_F_COLOR_OK  16u  /* no process gave an erroneous colour */
 #define AVRM_SPLIT_F_NO_REPEAT 32u  /* no two neighbours share a colour (a period's
-                                     * precondition: spares its check otherwise) */
+                                     * precondition) */
+#define AVRM_SPLIT_F_KEY_UP    64u  /* keys never decrease over the whole parent */
+#define AVRM_SPLIT_F_KEY_DOWN 128u  /* keys strictly decrease over the whole parent */
 
 typedef enum avrm_split_kind {
     AVRM_SPLIT_NONE = 0,    /* no form: gather */
     AVRM_SPLIT_RUNS,
-    AVRM_SPLIT_CYCLIC,      /* after avrm_split_decide: a candidate, check it */
+    AVRM_SPLIT_CYCLIC,
+    AVRM_SPLIT_RUNS_SCAN,   /* runs, bounds to find by the scan */
+    AVRM_SPLIT_CYCLIC_CHECK,/* a period candidate, to check */
     AVRM_SPLIT_BAD_COLOR    /* some process passed an erroneous colour */
 } avrm_split_kind_t;
 
 typedef struct avrm_split_form {
     uint8_t  kind;          /* avrm_split_kind_t */
-    int8_t   order;         /* +1 UP, -1 DOWN; 0 while a CYCLIC key order is unknown */
+    int8_t   order;         /* +1 UP, -1 DOWN; 0 while unknown (CYCLIC_CHECK) */
     uint32_t period;        /* CYCLIC: C */
     uint32_t run_first;     /* RUNS: this process's run [run_first, run_end) */
     uint32_t run_end;
 } avrm_split_form_t;
 
-/* Step 1. left/right: (c, k) of r-1 / r+1, NULL at the ends. bad_color:
- * this process's colour is erroneous (MPI: negative, not MPI_UNDEFINED). */
-void avrm_split_start(uint32_t r, uint32_t P, avrm_split_ck_t me, const avrm_split_ck_t *left,
-                      const avrm_split_ck_t *right, int bad_color, avrm_split_acc_t *prefix,
-                      avrm_split_acc_t *suffix);
+/* Step 1. left: (c, k) of r-1, NULL for r = 0. bad_color: this process's
+ * colour is erroneous (MPI: negative, not MPI_UNDEFINED). */
+void avrm_split_vote(uint32_t r, uint32_t P, avrm_split_ck_t me, const avrm_split_ck_t *left,
+                     int bad_color, avrm_split_sum_t *vote);
+/* acc = acc (+) in: commutative and associative (an MPI op over votes) */
+void avrm_split_sum_fold(avrm_split_sum_t *acc, const avrm_split_sum_t *in);
 
-/* Step 2: fold the prefix of rank r-d into this prefix / the suffix of r+d
- * into this suffix. */
-void avrm_split_from_left(avrm_split_acc_t *prefix, const avrm_split_acc_t *in);
-void avrm_split_from_right(avrm_split_acc_t *suffix, const avrm_split_acc_t *in);
+/* Step 2: all = every vote folded. Returns f->kind. */
+avrm_split_kind_t avrm_split_decide(uint32_t r, uint32_t P, const avrm_split_sum_t *all,
+                                    avrm_split_form_t *f);
 
-/* Step 3. Returns f->kind. */
-avrm_split_kind_t avrm_split_decide(const avrm_split_acc_t *prefix,
-                                    const avrm_split_acc_t *suffix, avrm_split_form_t *f);
+/* Step 3, RUNS_SCAN: the scan's two words of rank r (right: (c, k) of r+1,
+ * NULL at the end); fold what r-d sent into *first and what r+d sent into
+ * *end; then settle with the results. */
+void avrm_split_scan_start(uint32_t r, uint32_t P, avrm_split_ck_t me,
+                           const avrm_split_ck_t *left, const avrm_split_ck_t *right,
+                           int32_t *first, int32_t *end);
+void avrm_split_scan_fold(int32_t *first, int32_t from_left, int32_t *end, int32_t from_right);
+avrm_split_kind_t avrm_split_scan_settle(avrm_split_form_t *f, int32_t first, int32_t end);
 
-/* CYCLIC check: this process's vote given (c, k) of r - C (NULL when
- * r < C), and the decision from the votes ANDed over every process. */
+/* Step 3, CYCLIC_CHECK: this process's vote given (c, k) of r - C (NULL
+ * when r < C), and the decision from the votes ANDed over every process. */
 #define AVRM_SPLIT_V_PERIOD   1u
 #define AVRM_SPLIT_V_UP       2u
 #define AVRM_SPLIT_V_DOWN     4u

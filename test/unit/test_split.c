@@ -9,6 +9,7 @@
  * mapping array, over direct, stride and table parents.
  */
 #include "tu.h"
+#include "avrm/avrm_split.h"     /* not in avrm.h: only the split glue needs it */
 
 #define UNDEF (-32766)          /* MPICH's MPI_UNDEFINED: an ordinary colour here */
 #define MAXP 300
@@ -16,7 +17,7 @@
 static int32_t col[MAXP], key[MAXP];
 
 typedef struct outcome {
-    int kind, order;
+    int kind, order, path;      /* path: what avrm_split_decide said first */
     uint32_t period;
 } outcome_t;
 
@@ -36,79 +37,111 @@ static uint32_t oracle(uint32_t P, uint32_t r, uint32_t *out)
     return n;
 }
 
+/* every vote folded, in a random order and grouping (the op must not care) */
+static void reduce(uint32_t P, avrm_split_sum_t *v, avrm_split_sum_t *all)
+{
+    static uint32_t idx[MAXP];
+    for (uint32_t i = 0; i < P; i++) idx[i] = i;
+    for (uint32_t i = P - 1; i > 0; i--) {
+        uint32_t j = tu_below(i + 1), t = idx[i];
+        idx[i] = idx[j];
+        idx[j] = t;
+    }
+    for (uint32_t n = P; n > 1; n = (n + 1) / 2)      /* a tree of pairs */
+        for (uint32_t i = 0; i + 1 < n; i += 2) {
+            avrm_split_sum_fold(&v[idx[i]], &v[idx[i + 1]]);
+            idx[i / 2] = idx[i];
+            if (i + 2 == n - 1) idx[i / 2 + 1] = idx[n - 1];
+        }
+    *all = v[idx[0]];
+}
+
 /* Run the protocol for every process; 0 when no form (or processes
  * disagree: counted as a failure), else the outcome in *o. Checks each
  * process's group against the oracle. */
 static int simulate(uint32_t P, outcome_t *o)
 {
-    static avrm_split_acc_t pre[MAXP], suf[MAXP], npre[MAXP], nsuf[MAXP];
+    static avrm_split_sum_t v[MAXP];
+    static int32_t first[MAXP], end[MAXP], nfirst[MAXP], nend[MAXP];
     static avrm_split_form_t f[MAXP];
     static uint32_t expect[MAXP];
+    avrm_split_sum_t all;
     for (uint32_t r = 0; r < P; r++) {
-        avrm_split_ck_t me = { col[r], key[r] }, l, rt;
+        avrm_split_ck_t me = { col[r], key[r] }, l;
         if (r > 0) l = (avrm_split_ck_t) { col[r - 1], key[r - 1] };
-        if (r + 1 < P) rt = (avrm_split_ck_t) { col[r + 1], key[r + 1] };
-        avrm_split_start(r, P, me, r > 0 ? &l : NULL, r + 1 < P ? &rt : NULL,
-                         col[r] < 0 && col[r] != UNDEF, &pre[r], &suf[r]);
+        avrm_split_vote(r, P, me, r > 0 ? &l : NULL, col[r] < 0 && col[r] != UNDEF, &v[r]);
     }
-    for (uint32_t d = 1; d < P; d *= 2) {       /* every message of a round is sent first */
-        memcpy(npre, pre, sizeof(pre[0]) * P);
-        memcpy(nsuf, suf, sizeof(suf[0]) * P);
-        for (uint32_t r = 0; r < P; r++) {
-            if (r >= d) avrm_split_from_left(&npre[r], &pre[r - d]);
-            if (r + d < P) avrm_split_from_right(&nsuf[r], &suf[r + d]);
-        }
-        memcpy(pre, npre, sizeof(pre[0]) * P);
-        memcpy(suf, nsuf, sizeof(suf[0]) * P);
-    }
-    uint32_t votes = ~0u;
+    reduce(P, v, &all);
     for (uint32_t r = 0; r < P; r++) {
-        avrm_split_decide(&pre[r], &suf[r], &f[r]);
+        avrm_split_decide(r, P, &all, &f[r]);
         if (f[r].kind != f[0].kind || f[r].period != f[0].period || f[r].order != f[0].order) {
             CHECK(!"processes disagree on the form");
             return 0;
         }
-        if (f[r].kind == AVRM_SPLIT_CYCLIC) {
-            uint32_t C = f[r].period;
+    }
+    int path = f[0].kind;
+    if (path == AVRM_SPLIT_RUNS_SCAN) {         /* every message of a round is sent first */
+        for (uint32_t r = 0; r < P; r++) {
+            avrm_split_ck_t me = { col[r], key[r] }, l, rt;
+            if (r > 0) l = (avrm_split_ck_t) { col[r - 1], key[r - 1] };
+            if (r + 1 < P) rt = (avrm_split_ck_t) { col[r + 1], key[r + 1] };
+            avrm_split_scan_start(r, P, me, r > 0 ? &l : NULL, r + 1 < P ? &rt : NULL,
+                                  &first[r], &end[r]);
+        }
+        for (uint32_t d = 1; d < P; d *= 2) {
+            memcpy(nfirst, first, sizeof(first[0]) * P);
+            memcpy(nend, end, sizeof(end[0]) * P);
+            for (uint32_t r = 0; r < P; r++)
+                avrm_split_scan_fold(&nfirst[r], r >= d ? first[r - d] : -1, &nend[r],
+                                     r + d < P ? end[r + d] : (int32_t) P + 1);
+            memcpy(first, nfirst, sizeof(first[0]) * P);
+            memcpy(end, nend, sizeof(end[0]) * P);
+        }
+        for (uint32_t r = 0; r < P; r++)
+            avrm_split_scan_settle(&f[r], first[r], end[r]);
+    } else if (path == AVRM_SPLIT_CYCLIC_CHECK) {
+        uint32_t votes = ~0u, C = f[0].period;
+        for (uint32_t r = 0; r < P; r++) {
             avrm_split_ck_t me = { col[r], key[r] }, back;
             if (r >= C) back = (avrm_split_ck_t) { col[r - C], key[r - C] };
             votes &= avrm_split_cyclic_vote(me, r >= C ? &back : NULL);
         }
-    }
-    if (f[0].kind == AVRM_SPLIT_CYCLIC)
         for (uint32_t r = 0; r < P; r++)
             avrm_split_cyclic_settle(&f[r], votes);
-    *o = (outcome_t) { f[0].kind, f[0].order, f[0].period };
+    }
+    *o = (outcome_t) { f[0].kind, f[0].order, path, f[0].period };
     if (f[0].kind == AVRM_SPLIT_BAD_COLOR) return 1;
     if (f[0].kind != AVRM_SPLIT_RUNS && f[0].kind != AVRM_SPLIT_CYCLIC) return 0;
     for (uint32_t r = 0; r < P; r++) {
-        int64_t first, stride;
+        int64_t lo, stride;
         uint32_t n, me;
-        avrm_split_group(&f[r], r, P, &first, &stride, &n, &me);
+        avrm_split_group(&f[r], r, P, &lo, &stride, &n, &me);
         uint32_t en = oracle(P, r, expect);
         CHECK(n == en);
         if (n != en) return 1;
         CHECK(me < n && expect[me] == r);
         for (uint32_t i = 0; i < n; i++)
-            if (first + (int64_t) i * stride != expect[i]) {
+            if (lo + (int64_t) i * stride != expect[i]) {
                 CHECK(!"a member differs from the oracle");
                 fprintf(stderr, "  P %u rank %u member %u: %lld, oracle %u\n", P, r, i,
-                        (long long) (first + (int64_t) i * stride), expect[i]);
+                        (long long) (lo + (int64_t) i * stride), expect[i]);
                 return 1;
             }
     }
     return 1;
 }
 
-/* shapes regular by construction: each must be decided (kind, order) */
-static void expect_form(uint32_t P, int kind, int order, const char *what)
+/* shapes regular by construction: each must be decided (kind, order), and
+ * settled by the first decision when `direct` (no scan, no period check) */
+static void expect_form(uint32_t P, int kind, int order, int direct, const char *what)
 {
     outcome_t o;
     int ok = simulate(P, &o) && o.kind == kind && (kind == AVRM_SPLIT_BAD_COLOR || o.order == order);
+    if (ok && direct && o.path != kind) ok = 0;
     CHECK(ok);
     if (!ok)
-        fprintf(stderr, "  P %u %s: kind %d order %d, expected %d %d\n", P, what, o.kind,
-                o.order, kind, order);
+        fprintf(stderr, "  P %u %s: kind %d order %d path %d, expected %d %d%s\n", P, what, o.kind,
+                o.order, o.path, kind, order, direct ? " direct" : "");
 }
 
 static void test_regular_shapes(void)
@@ -117,34 +150,67 @@ static void test_regular_shapes(void)
     for (size_t si = 0; si < sizeof(sizes) / sizeof(sizes[0]); si++) {
         uint32_t P = sizes[si];
         for (uint32_t r = 0; r < P; r++) { col[r] = 0; key[r] = 0; }
-        expect_form(P, AVRM_SPLIT_RUNS, 1, "one colour, one key");
+        expect_form(P, AVRM_SPLIT_RUNS, 1, 1, "one colour, one key");
         for (uint32_t r = 0; r < P; r++) key[r] = -(int32_t) r;
-        expect_form(P, AVRM_SPLIT_RUNS, P > 1 ? -1 : 1, "one colour, reversed");
+        expect_form(P, AVRM_SPLIT_RUNS, P > 1 ? -1 : 1, 1, "one colour, reversed");
         for (uint32_t B = 1; B <= P; B = B * 3 + 1) {
             for (uint32_t r = 0; r < P; r++) { col[r] = (int32_t) (r / B); key[r] = (int32_t) r; }
-            expect_form(P, AVRM_SPLIT_RUNS, 1, "blocks");
+            expect_form(P, AVRM_SPLIT_RUNS, 1, 1, "blocks");
             for (uint32_t r = 0; r < P; r++) { col[r] = 1000 - (int32_t) (r / B); key[r] = 7 - (int32_t) r; }
-            expect_form(P, AVRM_SPLIT_RUNS, B > 1 ? -1 : 1, "falling blocks, reversed");
+            expect_form(P, AVRM_SPLIT_RUNS, B > 1 ? -1 : 1, 1, "falling blocks, reversed");
             for (uint32_t r = 0; r < P; r++) { col[r] = r < B ? 5 : UNDEF; key[r] = 0; }
-            expect_form(P, AVRM_SPLIT_RUNS, 1, "first B, then MPI_UNDEFINED");
+            expect_form(P, AVRM_SPLIT_RUNS, 1, 1, "first B, then MPI_UNDEFINED");
+            for (uint32_t r = 0; r < P; r++) { col[r] = r < B ? UNDEF : r < 2 * B ? 1 : 2; key[r] = 0; }
+            expect_form(P, AVRM_SPLIT_RUNS, 1, 1, "three runs");
         }
+        /* runs of lengths 1, 2, 3, ...: bounds by the scan */
+        for (uint32_t r = 0, len = 1, left = 1, c = 0; r < P; r++) {
+            col[r] = (int32_t) c;
+            key[r] = (int32_t) (r % 3);
+            if (--left == 0) { c++; left = ++len; }
+        }
+        for (uint32_t r = 1; r < P; r++) if (col[r] == col[r - 1]) key[r] = key[r - 1];
+        expect_form(P, AVRM_SPLIT_RUNS, 1, P < 7, "runs of growing lengths");
         for (uint32_t C = 2; C < P; C = C * 2 + 1) {
             for (uint32_t r = 0; r < P; r++) { col[r] = (int32_t) (r % C); key[r] = (int32_t) r; }
-            expect_form(P, C >= P ? AVRM_SPLIT_RUNS : AVRM_SPLIT_CYCLIC, 1, "r % C");
+            expect_form(P, AVRM_SPLIT_CYCLIC, 1, 1, "r % C");
+            for (uint32_t r = 0; r < P; r++) { col[r] = 5 * (int32_t) (r % C) + 9; key[r] = (int32_t) (r / C); }
+            expect_form(P, AVRM_SPLIT_CYCLIC, 1, 1, "5 (r % C) + 9, key r / C");
+            for (uint32_t r = 0; r < P; r++) { col[r] = (int32_t) (r % C); key[r] = -(int32_t) r; }
+            expect_form(P, AVRM_SPLIT_CYCLIC, -1, 1, "r % C, reversed");
+            for (uint32_t r = 0; r < P; r++) { col[r] = (int32_t) (r % C); key[r] = -(int32_t) (r / C); }
+            expect_form(P, AVRM_SPLIT_CYCLIC, -1, 0, "r % C, key -(r / C): checked");
+            for (uint32_t r = 0; r < P; r++) { col[r] = (int32_t) ((r % C) * (r % C)); key[r] = 0; }
+            if (C > 2)
+                expect_form(P, AVRM_SPLIT_CYCLIC, 1, 0, "(r % C)^2, rising unevenly: checked");
             for (uint32_t r = 0; r < P; r++) { col[r] = (int32_t) (C - r % C); key[r] = -(int32_t) (r / C); }
-            expect_form(P, AVRM_SPLIT_CYCLIC, -1, "falling r % C, reversed");
+            expect_form(P, AVRM_SPLIT_CYCLIC, -1, 0, "falling r % C, reversed: checked");
         }
         if (P > 2) {    /* (with C > 2 MPI_UNDEFINED repeats inside a period: no form) */
             for (uint32_t r = 0; r < P; r++) { col[r] = r % 2 ? UNDEF : 3; key[r] = 1; }
-            expect_form(P, AVRM_SPLIT_CYCLIC, 1, "even ranks, odd MPI_UNDEFINED");
+            expect_form(P, AVRM_SPLIT_CYCLIC, 1, 0, "even ranks, odd MPI_UNDEFINED");
         }
         for (uint32_t r = 0; r < P; r++) { col[r] = (int32_t) r; key[r] = 3; }
-        expect_form(P, AVRM_SPLIT_RUNS, 1, "own colour");
+        expect_form(P, AVRM_SPLIT_RUNS, 1, 1, "own colour");
         if (P > 1) {
             for (uint32_t r = 0; r < P; r++) { col[r] = 0; key[r] = 0; }
             col[P / 2] = -5;
-            expect_form(P, AVRM_SPLIT_BAD_COLOR, 0, "an erroneous colour");
+            expect_form(P, AVRM_SPLIT_BAD_COLOR, 0, 1, "an erroneous colour");
         }
+    }
+}
+
+/* Near-periods that a weaker rule would take for r % 3 (the oracle in
+ * simulate() catches a wrong group): a wrap of the right size but early
+ * (rank 5), a last wrap too small. */
+static void test_near_periods(void)
+{
+    static const int32_t seq[][7] = { { 0, 1, 2, 0, 1, -1, 0 }, { 0, 1, 2, 0, 1, 2, 1 } };
+    for (int t = 0; t < 2; t++) {
+        for (uint32_t r = 0; r < 7; r++) { col[r] = seq[t][r] + 10; key[r] = (int32_t) r; }
+        outcome_t o;
+        simulate(7, &o);
+        CHECK(o.path != AVRM_SPLIT_CYCLIC);
     }
 }
 
@@ -237,6 +303,7 @@ static void test_affine(void)
 int main(void)
 {
     RUN(test_regular_shapes);
+    RUN(test_near_periods);
     RUN(test_random_shapes);
     RUN(test_affine);
     return tu_finish();

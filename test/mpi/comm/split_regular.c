@@ -7,13 +7,13 @@
  * against the members the test computes itself (sorting (key, parent rank)
  * of the colour), with the group, traffic and RMA; the pvar
  * avrm_comm_splits_no_gather must rise by one exactly for the shapes meant
- * to settle without a gather (never, when MPIR_CVAR_AVRM_SPLIT_MIN_SIZE is
- * 0 or above the parent's size). */
+ * to settle without a gather (never, when MPIR_CVAR_AVRM_SPLIT_MIN_SIZE,
+ * read through MPI_T, is 0 or above the parent's size). */
 #include "avtest_mode.h"
 
 static int P, prank, *pw;      /* parent size, rank, parent rank -> world rank */
 static int *colors, *keys, *expect;
-static int min_size = 1;       /* MPIR_CVAR_AVRM_SPLIT_MIN_SIZE as the test runs it */
+static int min_size;           /* MPIR_CVAR_AVRM_SPLIT_MIN_SIZE, read through MPI_T */
 
 /* members of colour c in MPI order, as world ranks */
 static int members(int c)
@@ -99,9 +99,25 @@ int main(int argc, char **argv)
     av_init(&argc, &argv);
     av_find_mode_pvar();
     int W = av_wsize;
-    const char *ms = getenv("MPIR_CVAR_AVRM_SPLIT_MIN_SIZE");
-    if (ms)
-        min_size = atoi(ms);
+    /* the library's own value (its default, or the environment's) */
+    int ncvar = 0, found = 0;
+    MPI_T_cvar_get_num(&ncvar);
+    for (int i = 0; i < ncvar && !found; i++) {
+        char name[128], desc[1024];
+        int nl = sizeof name, dl = sizeof desc, verb, bind, scope, count;
+        MPI_Datatype dt;
+        MPI_T_enum et;
+        MPI_T_cvar_handle h;
+        if (MPI_T_cvar_get_info(i, name, &nl, &verb, &dt, &et, desc, &dl, &bind, &scope) ||
+            strcmp(name, "MPIR_CVAR_AVRM_SPLIT_MIN_SIZE"))
+            continue;
+        MPI_T_cvar_handle_alloc(i, NULL, &h, &count);
+        MPI_T_cvar_read(h, &min_size);
+        MPI_T_cvar_handle_free(&h);
+        found = 1;
+    }
+    if (!found)
+        av_err("no CVAR MPIR_CVAR_AVRM_SPLIT_MIN_SIZE");
     unsigned long long v;
     if (!av_read_ull_pvar("avrm_comm_splits_no_gather", &v))
         av_err("no pvar avrm_comm_splits_no_gather");

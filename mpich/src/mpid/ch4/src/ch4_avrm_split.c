@@ -9,9 +9,11 @@
  * into libmpi (patch comm-split-without-gather lists it in Makefile.in and
  * declares the hook in mpidch4.h).
  *
- * Messages a process sends: 2 to its neighbours, at most 2 per round of
- * the doubling scan (ceil(log2 P) rounds), 8 or 16 bytes each; a cyclic
- * candidate adds 1 (to r + C) and an allreduce of 4 bytes. The context id as MPICH makes it. No
+ * Messages a process sends: 1 word (8 B) to r + 1 and one allreduce of a
+ * 72-byte vote, reduced by libavrm's fold as an MPI op; runs of several
+ * lengths add 1 word to r - 1 and at most 2 per round of a doubling scan
+ * (ceil(log2 P) rounds, 4 B each), a period that its steps do not settle 1
+ * word to r + C and an allreduce of 4 B. The context id as MPICH makes it. No
  * allocation but the new communicator and its map (O(1) for a regular
  * parent). A form that does not hold costs those words before the gather.
  *
@@ -30,7 +32,7 @@ cvars:
     - name        : MPIR_CVAR_AVRM_SPLIT_MIN_SIZE
       category    : CH4_AVRM
       type        : int
-      default     : 1
+      default     : 64
       class       : none
       verbosity   : MPI_T_VERBOSITY_USER_BASIC
       scope       : MPI_T_SCOPE_ALL_EQ
@@ -40,7 +42,8 @@ cvars:
         process's colour and key: when the colours form runs of consecutive
         ranks or repeat with a period, and the keys keep or reverse parent
         order, each process exchanges O(log P) words and builds its new
-        rank map as a formula. 0: always gather, as MPICH does.
+        rank map as a formula. Below 64 MPICH's gather moves fewer bytes
+        (bench/results/split). 0: always gather, as MPICH does.
 
 === END_MPI_T_CVAR_INFO_BLOCK ===
 */
@@ -73,43 +76,120 @@ static int swap(MPIR_Comm * comm, const void *out, int to, void *in, int from, i
                          MPI_STATUS_IGNORE, errflag);
 }
 
-/* Steps 1-3 of avrm_split.h: the form every process agrees on. */
+/* The votes' reduction (avrm_split_sum_fold) as an MPI op over ints, a
+ * vote being SUM_INTS of them; made on the first split, under the
+ * utility lock, and freed at MPI_Finalize after MPID_Finalize. */
+#define SUM_INTS ((int) (sizeof(avrm_split_sum_t) / sizeof(int)))
+static MPIR_Op *sum_op;
+
+static void sum_fold(void *in, void *inout, int *len, MPI_Datatype * dt)
+{
+    for (int i = 0; i + SUM_INTS <= *len; i += SUM_INTS) {
+        avrm_split_sum_t a, b;  /* the buffers need not be aligned for int64 */
+        memcpy(&a, (int *) inout + i, sizeof(a));
+        memcpy(&b, (int *) in + i, sizeof(b));
+        avrm_split_sum_fold(&a, &b);
+        memcpy((int *) inout + i, &a, sizeof(a));
+    }
+}
+
+static int sum_op_free(void *unused)
+{
+    MPIR_Op_free_impl(sum_op);
+    sum_op = NULL;
+    return MPI_SUCCESS;
+}
+
+static int sum_op_get(MPI_Op * op)
+{
+    int mpi_errno = MPI_SUCCESS;
+    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    if (!sum_op) {
+        mpi_errno = MPIR_Op_create_impl(sum_fold, 1, &sum_op);
+        if (mpi_errno == MPI_SUCCESS)
+            MPIR_Add_finalize(sum_op_free, NULL, MPIR_FINALIZE_CALLBACK_PRIO - 1);
+    }
+    if (sum_op)
+        *op = sum_op->handle;
+    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    return mpi_errno;
+}
+
+/* RUNS_SCAN: this process's run by the two-way doubling scan */
+static int scan_runs(MPIR_Comm * comm, avrm_split_ck_t me, const avrm_split_ck_t * lw,
+                     avrm_split_form_t * f, MPIR_Errflag_t * errflag)
+{
+    int mpi_errno = MPI_SUCCESS;
+    int r = comm->rank, P = comm->local_size;
+    avrm_split_ck_t rw;
+    int32_t first, end, in[2];
+
+    mpi_errno = swap(comm, &me, r > 0 ? r - 1 : MPI_PROC_NULL, &rw,
+                     r + 1 < P ? r + 1 : MPI_PROC_NULL, sizeof(me), MPIR_ALLGATHER_TAG, errflag);
+    MPIR_ERR_CHECK(mpi_errno);
+    avrm_split_scan_start((uint32_t) r, (uint32_t) P, me, r > 0 ? lw : NULL,
+                          r + 1 < P ? &rw : NULL, &first, &end);
+    for (int d = 1; d < P; d *= 2) {
+        int up = r + d < P ? r + d : MPI_PROC_NULL, down = r >= d ? r - d : MPI_PROC_NULL;
+        in[0] = -1;
+        in[1] = P + 1;
+        mpi_errno = swap(comm, &first, up, &in[0], down, sizeof(first), MPIR_SCAN_TAG, errflag);
+        MPIR_ERR_CHECK(mpi_errno);
+        mpi_errno = swap(comm, &end, down, &in[1], up, sizeof(end), MPIR_SCAN_TAG, errflag);
+        MPIR_ERR_CHECK(mpi_errno);
+        avrm_split_scan_fold(&first, in[0], &end, in[1]);
+    }
+    avrm_split_scan_settle(f, first, end);
+  fn_fail:
+    return mpi_errno;
+}
+
+/* CYCLIC_CHECK: every process compares its word with r - C's */
+static int check_period(MPIR_Comm * comm, avrm_split_ck_t me, avrm_split_form_t * f,
+                        MPIR_Errflag_t * errflag)
+{
+    int mpi_errno = MPI_SUCCESS;
+    int r = comm->rank, P = comm->local_size, C = (int) f->period;
+    avrm_split_ck_t back;
+
+    mpi_errno = swap(comm, &me, r + C < P ? r + C : MPI_PROC_NULL, &back,
+                     r >= C ? r - C : MPI_PROC_NULL, sizeof(me), MPIR_EXSCAN_TAG, errflag);
+    MPIR_ERR_CHECK(mpi_errno);
+    unsigned votes = avrm_split_cyclic_vote(me, r >= C ? &back : NULL);
+    mpi_errno = MPIR_Allreduce(MPI_IN_PLACE, &votes, 1, MPI_UNSIGNED, MPI_BAND, comm, errflag);
+    MPIR_ERR_CHECK(mpi_errno);
+    avrm_split_cyclic_settle(f, votes);
+  fn_fail:
+    return mpi_errno;
+}
+
+/* The form every process agrees on (avrm_split.h's protocol). */
 static int agree(MPIR_Comm * comm, avrm_split_ck_t me, int bad_color, avrm_split_form_t * f,
                  MPIR_Errflag_t * errflag)
 {
     int mpi_errno = MPI_SUCCESS;
     int r = comm->rank, P = comm->local_size;
-    int left = r > 0 ? r - 1 : MPI_PROC_NULL, right = r + 1 < P ? r + 1 : MPI_PROC_NULL;
-    avrm_split_ck_t lw, rw;
-    avrm_split_acc_t pre, suf, in;
+    avrm_split_ck_t lw;
+    avrm_split_sum_t sum;
+    MPI_Op op;
 
-    mpi_errno = swap(comm, &me, right, &lw, left, sizeof(me), MPIR_ALLGATHER_TAG, errflag);
+    mpi_errno = sum_op_get(&op);
     MPIR_ERR_CHECK(mpi_errno);
-    mpi_errno = swap(comm, &me, left, &rw, right, sizeof(me), MPIR_ALLGATHER_TAG, errflag);
+    mpi_errno = swap(comm, &me, r + 1 < P ? r + 1 : MPI_PROC_NULL, &lw,
+                     r > 0 ? r - 1 : MPI_PROC_NULL, sizeof(me), MPIR_ALLGATHER_TAG, errflag);
     MPIR_ERR_CHECK(mpi_errno);
-    avrm_split_start((uint32_t) r, (uint32_t) P, me, r > 0 ? &lw : NULL,
-                     r + 1 < P ? &rw : NULL, bad_color, &pre, &suf);
-    for (int d = 1; d < P; d *= 2) {
-        int up = r + d < P ? r + d : MPI_PROC_NULL, down = r >= d ? r - d : MPI_PROC_NULL;
-        mpi_errno = swap(comm, &pre, up, &in, down, sizeof(pre), MPIR_SCAN_TAG, errflag);
-        MPIR_ERR_CHECK(mpi_errno);
-        if (down != MPI_PROC_NULL)
-            avrm_split_from_left(&pre, &in);
-        mpi_errno = swap(comm, &suf, down, &in, up, sizeof(suf), MPIR_SCAN_TAG, errflag);
-        MPIR_ERR_CHECK(mpi_errno);
-        if (up != MPI_PROC_NULL)
-            avrm_split_from_right(&suf, &in);
-    }
-    if (avrm_split_decide(&pre, &suf, f) == AVRM_SPLIT_CYCLIC) {
-        int C = (int) f->period;
-        avrm_split_ck_t back;
-        mpi_errno = swap(comm, &me, r + C < P ? r + C : MPI_PROC_NULL, &back,
-                         r >= C ? r - C : MPI_PROC_NULL, sizeof(me), MPIR_EXSCAN_TAG, errflag);
-        MPIR_ERR_CHECK(mpi_errno);
-        unsigned votes = avrm_split_cyclic_vote(me, r >= C ? &back : NULL);
-        mpi_errno = MPIR_Allreduce(MPI_IN_PLACE, &votes, 1, MPI_UNSIGNED, MPI_BAND, comm, errflag);
-        MPIR_ERR_CHECK(mpi_errno);
-        avrm_split_cyclic_settle(f, votes);
+    avrm_split_vote((uint32_t) r, (uint32_t) P, me, r > 0 ? &lw : NULL, bad_color, &sum);
+    mpi_errno = MPIR_Allreduce(MPI_IN_PLACE, &sum, SUM_INTS, MPI_INT, op, comm, errflag);
+    MPIR_ERR_CHECK(mpi_errno);
+    switch (avrm_split_decide((uint32_t) r, (uint32_t) P, &sum, f)) {
+    case AVRM_SPLIT_RUNS_SCAN:
+        mpi_errno = scan_runs(comm, me, &lw, f, errflag);
+        break;
+    case AVRM_SPLIT_CYCLIC_CHECK:
+        mpi_errno = check_period(comm, me, f, errflag);
+        break;
+    default:
+        break;
     }
   fn_fail:
     return mpi_errno;
