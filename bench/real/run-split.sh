@@ -4,7 +4,9 @@
 # options, no patches) in one run: bytes received and send calls on its
 # sockets, peak transient heap and time (bench/real/splitcost.c under
 # sockcount.so), every process on the netmod (MPIR_CVAR_NOLOCAL=1) over
-# tcp;ofi_rxm with small receive buffers (so that 128 processes fit), at
+# tcp;ofi_rxm with small receive buffers (so that 128 processes fit), ours
+# at its default (MPIR_CVAR_AVRM_SPLIT_MIN_SIZE=64: smaller parents gather
+# as stock does) and ours-nogather (=1: every parent tries first), at
 # SPLIT_NPS (default "8 16 32 64 128"), shapes SPLIT_SHAPES, SPLIT_REPS (5)
 # measured creations per shape after one warm-up. Runs alternate the
 # libraries (ours first at odd P positions, stock first at even ones).
@@ -28,8 +30,10 @@ failed=""
 run "${CC:-cc}" -shared -fPIC -O2 -Wall -o "$out/sockcount.so" "$here/sockcount.c" -ldl
 run "${CC:-cc}" -shared -fPIC -O2 -Wall -o "$out/yieldshim.so" "$here/yieldshim.c" -ldl
 libs=""
-for lib in ours stock; do
-    p=$MPICH_PATCHED; [ $lib = stock ] && p=$MPICH_STOCK
+prefix_of() { case $1 in stock) echo "$MPICH_STOCK" ;; *) echo "$MPICH_PATCHED" ;; esac; }
+env_of() { [ "$1" = ours-nogather ] && echo "MPIR_CVAR_AVRM_SPLIT_MIN_SIZE=1" || true; }
+for lib in ours ours-nogather stock; do
+    p=$(prefix_of $lib)
     [ -x "$p/bin/mpicc" ] && [ -x "$p/bin/mpiexec" ] ||
         { echo "run-split: no $lib build in $p" >&2; failed="$failed $lib-missing"; continue; }
     run "$p/bin/mpicc" -std=gnu11 -O2 -Wall -o "$out/splitcost-$lib" "$here/splitcost.c" -ldl
@@ -41,11 +45,11 @@ i=0
 for np in $SPLIT_NPS; do
     i=$((i + 1))
     order=$libs
-    [ $((i % 2)) = 0 ] && order=$(echo $libs | tr ' ' '\n' | sort -r | tr '\n' ' ')
+    [ $((i % 2)) = 0 ] && order=$(echo $libs | tr ' ' '\n' | tac | tr '\n' ' ')
     for lib in $order; do
-        p=$MPICH_PATCHED; [ $lib = stock ] && p=$MPICH_STOCK
+        p=$(prefix_of $lib)
         # both builds yield through the shim (ours' CVAR off: the same waits)
-        run nice -n "$NICE" env $env_common "LD_PRELOAD=$out/yieldshim.so $out/sockcount.so" \
+        run nice -n "$NICE" env $env_common $(env_of $lib) "LD_PRELOAD=$out/yieldshim.so $out/sockcount.so" \
             "$p/bin/mpiexec" -n "$np" "$out/splitcost-$lib" "$lib" "$SPLIT_SHAPES" "$SPLIT_REPS" \
             >> "$out/split.csv" || failed="$failed $lib-$np"
     done

@@ -23,7 +23,7 @@ def fit(xs, ys):
 def main():
     out, command = sys.argv[1], sys.argv[2]
     rows = list(csv.DictReader(open(os.path.join(out, "split.csv"))))
-    libs = sorted({r["lib"] for r in rows}, key=lambda l: (l != "ours", l))
+    libs = sorted({r["lib"] for r in rows}, key=lambda l: (l == "stock", l))
     shapes = []
     for r in rows:
         if r["shape"] not in shapes:
@@ -63,7 +63,7 @@ def main():
               "every peer on the netmod)'" % (rws, cols),
               "set logscale x 2", "set xlabel 'P'", "set ylabel 'bytes'", "set key top left",
               "set yrange [0:*]"]
-    color = {"ours": "#1b9e77", "stock": "#d95f02"}
+    color = {"ours": "#1b9e77", "ours-nogather": "#66a61e", "stock": "#d95f02"}
     for i, s in enumerate(shapes):
         plots = ["'%s' index %d using 1:%d with linespoints lc rgb '%s' title '%s'"
                  % (dat, i, 2 + j, color.get(lib, "#7570b3"),
