@@ -11,65 +11,129 @@
  *   M the pairs failing any check at any P. Exit status 1 when M > 0.
  *
  * The replay, per shape and P (as test/unit/test_split.c's simulate(), in
- * place): every process's avrm_split_start from the words of r-1 and r+1;
- * the scan rounds d = 1, 2, 4, .. < P, each process folding the prefix of
- * r-d (avrm_split_from_left) and the suffix of r+d (from_right); one array
- * per accumulator, the prefixes updated from r = P-1 down to d and the
- * suffixes from r = 0 up to P-1-d, so that what is read is still the
- * previous round's value, as the messages of a round carry it;
- * avrm_split_decide for each process; for a CYCLIC candidate each process's
- * avrm_split_cyclic_vote with the word of r-C, the votes ANDed, and
- * avrm_split_cyclic_settle; avrm_split_group for each process.
+ * place, and as the glue, src/mpid/ch4/src/ch4_avrm_split.c, runs it):
+ *  1. every process's avrm_split_vote from its word and r-1's, each folded
+ *     as it is made into one sum (avrm_split_sum_fold; the fold is
+ *     associative and commutative, so one pass in rank order gives what
+ *     the allreduce gives in any order; test_split folds random trees);
+ *  2. avrm_split_decide for every process with that sum; the kind it gives
+ *     is the row's `path`;
+ *  3. path RUNS_SCAN: every process's avrm_split_scan_start from the words
+ *     of r-1 and r+1; rounds d = 1, 2, 4, .. < P, each process folding the
+ *     run start of r-d and the run end of r+d (avrm_split_scan_fold); one
+ *     array per word, the starts updated from r = P-1 down to d and the
+ *     ends from r = 0 up to P-1-d, so that what is read is still the
+ *     previous round's value, as the messages of a round carry it (each
+ *     half folded with the other's identity, -1 or P+1, which is what the
+ *     glue receives from MPI_PROC_NULL); avrm_split_scan_settle.
+ *     path CYCLIC_CHECK: every process's avrm_split_cyclic_vote with the
+ *     word of r-C, the votes ANDed, avrm_split_cyclic_settle;
+ *  4. avrm_split_group for every process (form RUNS or CYCLIC).
  *
  * Shapes (colour, key of parent rank r):
- *   oddeven   r % 2, r                      expected CYCLIC, keys up
- *   blocks8   r / 8, r                      RUNS up
- *   reversed  r / 8, -r                     RUNS down
- *   rows      r / ncols, r                  RUNS up
- *   cols      r % ncols, r                  CYCLIC up
- *   halves    r < P/2, r                    RUNS up (colours fall)
- *   randcolor hash(r) % 4, r                NONE
- *   randkey   r / 8, hash(r)                NONE
+ *   oddeven   r % 2, r                      CYCLIC up, decided directly
+ *   blocks8   r / 8, r                      RUNS up, directly
+ *   reversed  r / 8, -r                     RUNS down, directly
+ *   rows      r / ncols, r                  RUNS up, directly
+ *   cols      r % ncols, r                  CYCLIC up, directly
+ *   halves    r < P/2, r                    RUNS up (colours fall), directly
+ *   unequal   runs of lengths 1, 2, 3, ..   RUNS up, via RUNS_SCAN
+ *             (colour the run's index), r
+ *   even      r % 2 ? MPI_UNDEFINED : 0, r  CYCLIC up, via CYCLIC_CHECK (the
+ *             colour falls to MPICH's MPI_UNDEFINED, -32766, and rises back:
+ *             the period is the first non-fall, not settled by the steps)
+ *   randcolor hash(r) % 4, r                NONE (path not fixed: a small P
+ *             might pass for a period candidate)
+ *   randkey   r / 8, hash(r)                NONE, directly
  * with nrows the largest divisor of P not above sqrt(P) and ncols = P /
  * nrows (the two factors MPI_Dims_create(P, 2) gives; here the rows are the
- * longer ones). A shape decided other than expected counts as wrong.
+ * longer ones). A shape decided, or taking a path, other than expected
+ * counts as wrong.
  *
  * Output columns (one row per shape and P):
  *   shape, P
- *   form        the kind decided after the cyclic check: RUNS, CYCLIC, NONE
- *   cyclic_check 1 when avrm_split_decide gave a CYCLIC candidate (its
- *               check is paid whether it holds or not)
+ *   form        the kind finally decided: RUNS, CYCLIC, NONE (BAD: an
+ *               erroneous colour; no shape has one)
+ *   path        what avrm_split_decide said first: RUNS, CYCLIC (settled
+ *               by the allreduce alone), RUNS_SCAN, CYCLIC_CHECK (one more
+ *               step paid), NONE, BAD
  *   gathers     1 when the form is NONE: the process then also does the
  *               allgather, as stock MPICH
  *   messages_per_process, bytes_sent_per_process
- *               ours, for an interior process (0 < r < P-1), as the MPI
- *               glue sends them: 2 neighbour words of sizeof(avrm_split_ck_t)
- *               (8 B); 2 accumulators of sizeof(avrm_split_acc_t) (16 B) per
- *               scan round, ceil(log2 P) rounds; for a CYCLIC candidate 1
- *               word (8 B) to r+C and an allreduce of 4 B modelled as
- *               recursive doubling (ceil(log2 P) messages of 4 B); when
- *               gathers = 1, plus the allgather below (it sends (P-1) * 8 B
- *               in each of its algorithms). An upper bound: in the last scan
- *               round d >= P/2, so no process has both r-d and r+d and the
- *               busiest one sends one scan message fewer.
+ *               ours, as the glue sends them (MPI_PROC_NULL sends not
+ *               counted), for the busiest process: the sum of each step's
+ *               busiest, which for P >= 4 a power of two is one process (an
+ *               r with P/4 <= r < 3P/4, and r + C < P on CYCLIC_CHECK, is the
+ *               busiest of every step; there is one when C <= P/2), an upper
+ *               bound otherwise. L = ceil(log2 P).
+ *                 every path: 1 neighbour word of sizeof(avrm_split_ck_t)
+ *                 (8 B, to r+1); the allreduce of the votes, 72 B
+ *                 (sizeof(avrm_split_sum_t), 18 MPI_INT), recursive doubling
+ *                 (below): L messages of 72 B;
+ *                 RUNS_SCAN adds 1 word of 8 B (to r-1, for r+1's
+ *                 scan_start) and the scan's 4 B words: 2 per round (start
+ *                 to r+d, end to r-d) but 1 in the last (d >= P/2: no
+ *                 process has both r-d and r+d), 2L - 1 in all;
+ *                 CYCLIC_CHECK adds 1 word of 8 B (to r+C) and the
+ *                 allreduce of 4 B (MPI_UNSIGNED, MPI_BAND): recursive
+ *                 doubling, L messages of 4 B;
+ *                 gathers = 1 adds the allgather below (it sends (P-1) * 8 B
+ *                 in each of its algorithms).
  *   allgather_algorithm, allgather_bytes_recv_per_process,
  *   allgather_messages_per_process
  *               stock MPICH 4.0.2's split: MPIR_Allgather of 2 MPI_INT
  *               (8 B) per process (src/mpi/comm/comm_split.c), every process
  *               receiving (P-1) * 8 B; messages sent: log2 P for recursive
  *               doubling, ceil(log2 P) for Bruck, P-1 for the ring.
- *   seconds     wall time of the replay of all P processes (start, scan,
- *               decide, cyclic check, group), not the shape's set-up or
- *               the check.
+ *   seconds     wall time of the replay of all P processes (votes and their
+ *               fold, decide, scan or cyclic check, group), not the shape's
+ *               set-up or the check.
  *
- * The allgather's algorithm, as read in MPICH 4.0.2's source
+ * Both collectives, as read in MPICH 4.0.2's source
  * (mpich-build/mpich-patched-src; patches/mpich touches no collective
- * selection): there is no MPIR_Allgather_intra_auto in 4.0.2. The blocking
- * MPIR_Allgather_impl with MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM = auto calls
- * MPIR_Allgather_allcomm_auto (src/mpi/coll/mpir_coll.c; CH4 reaches it
- * through MPIDI_Allgather_intra_composition_alpha and the netmod's
- * MPIDI_NM_mpi_allgather), which asks the collective selection tree of
- * maint/tuning/coll/mpir/generic.json (compiled into csel_json_autogen.c):
+ * selection; the selection tree compiled into
+ * src/mpi/coll/src/csel_json_autogen.c is maint/tuning/coll/mpir/generic.json's,
+ * checked equal for allreduce). The model is flat: one process per node, or
+ * every peer on the netmod, as bench/real's runs.
+ *
+ * The allreduces. The glue calls MPIR_Allreduce (MPI_IN_PLACE): with
+ * MPIR_CVAR_DEVICE_COLLECTIVES = percoll and
+ * MPIR_CVAR_ALLREDUCE_DEVICE_COLLECTIVE = true (the defaults) that is CH4's
+ * MPID_Allreduce, whose tree (maint/tuning/coll/ch4/generic.json) takes
+ * composition gamma (POSIX shared memory) only when the communicator is
+ * one node, alpha (node reduce, the node roots' netmod allreduce, node
+ * bcast) for a parent-hierarchy communicator and a commutative op, beta
+ * (the netmod's) otherwise; with one process per node MPIR_Comm_commit
+ * makes no node_comm / node_roots_comm (the hierarchy stays flat), so beta:
+ * MPIDI_NM_mpi_allreduce, which in OFI is MPIR_Allreduce_impl ->
+ * (MPIR_CVAR_ALLREDUCE_INTRA_ALGORITHM = auto) MPIR_Allreduce_allcomm_auto
+ * -> the csel tree for allreduce, intra:
+ *   avg_msg_size <= 0:  smp when the op is commutative, else recursive doubling
+ *   avg_msg_size <= 8:  recursive doubling
+ *   otherwise, op not built in:  recursive doubling
+ *   otherwise, built in, count < pof2:  recursive doubling
+ *   otherwise:  reduce-scatter + allgather
+ * with avg_msg_size = count * type size (csel.c get_avg_msgsize), "built
+ * in" the op handle's kind (HANDLE_KIND_BUILTIN). The votes' allreduce:
+ * 18 MPI_INT = 72 B with the user op the glue makes by MPIR_Op_create_impl
+ * (commutative) -> recursive doubling (the op is not built in; its being
+ * commutative matters only at avg_msg_size <= 0). The cyclic check's:
+ * 1 MPI_UNSIGNED = 4 B, MPI_BAND -> recursive doubling (<= 8 B).
+ * MPIR_Allreduce_intra_recursive_doubling
+ * (src/mpi/coll/allreduce/allreduce_intra_recursive_doubling.c), with
+ * pof2 the largest power of two <= P and rem = P - pof2: the even ranks
+ * below 2 rem send their buffer to r+1 and sit out; the other pof2
+ * processes exchange (MPIC_Sendrecv, the whole buffer) with log2(pof2)
+ * partners; the odd ranks below 2 rem send the result back to r-1. So
+ * log2 P messages of the full size for P a power of two; otherwise the
+ * busiest (odd r < 2 rem) sends log2(pof2) + 1 = ceil(log2 P), the extra
+ * steps included, the rest log2(pof2) or 1.
+ *
+ * The allgather: there is no MPIR_Allgather_intra_auto in 4.0.2. The
+ * blocking MPIR_Allgather_impl with MPIR_CVAR_ALLGATHER_INTRA_ALGORITHM =
+ * auto calls MPIR_Allgather_allcomm_auto (src/mpi/coll/mpir_coll.c; CH4
+ * reaches it through MPIDI_Allgather_intra_composition_alpha and the
+ * netmod's MPIDI_NM_mpi_allgather), which asks the same tree:
  *   intra, comm_size pow2, total_msg_size < 524288  recursive doubling
  *   intra, comm_size pow2, otherwise                ring
  *   intra, any size, total_msg_size < 81920         Bruck
@@ -88,13 +152,15 @@
  * Check: for P <= 2^12 (CHECK_MAXP; the brute force is O(P log P) plus the
  * sum of the squared class sizes), every process's avrm_split_group (first,
  * stride, n, its new rank) against the members of its colour sorted by
- * (key, parent rank); for every P, that all processes decide the same form
- * and that it is the shape's expected one.
+ * (key, parent rank); for every P, that all processes decide the same
+ * (kind, order, period) at each step, and that form, order and path are
+ * the shape's expected ones.
  *
- * Cost: memory 2 * 4 B (colour, key) + 2 * 16 B (prefix, suffix) + 16 B
- * (form) = 56 B per process of the largest P: 0.94 GB at 2^24. Time:
- * O(P log P) library calls per shape and P, about a minute in all for
- * maxexp 24 on one core.
+ * Cost: memory 2 * 4 B (colour, key) + 2 * 4 B (the scan's start and end)
+ * + 16 B (form) = 32 B per process of the largest P: 0.5 GiB at 2^24; the
+ * votes are folded as they are made (one 72 B sum). Time: O(P) library
+ * calls per shape and P, O(P log P) for the scan (unequal only): about
+ * 14 s in all for maxexp 24 on one core, 2.2 s of it unequal's 2^24.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "avrm/avrm_split.h"
@@ -115,19 +181,21 @@
 #define ALLGATHER_SHORT_MSG_SIZE 81920u
 #define SPLIT_GATHER_BYTES 8u           /* 2 MPI_INT per process */
 
+#define ANY_PATH (-1)                   /* a shape whose path is not fixed */
+
 /* every process's words and state; arrays sized for the largest P */
 typedef struct world {
     uint32_t P;
     int32_t *col, *key;
-    avrm_split_acc_t *pre, *suf;
+    int32_t *first, *end;               /* the scan's words (RUNS_SCAN) */
     avrm_split_form_t *f;
 } world_t;
 
 /* what the replay decided */
 typedef struct outcome {
-    int kind;           /* after the cyclic check */
+    int kind;           /* finally */
     int order;
-    int cyclic_check;   /* decide gave a CYCLIC candidate */
+    int path;           /* what avrm_split_decide said */
     int agree;          /* every process decided the same (kind, order, period) */
     double seconds;
 } outcome_t;
@@ -186,6 +254,22 @@ static void fill_halves(uint32_t P, int32_t *c, int32_t *k)
     for (uint32_t r = 0; r < P; r++) { c[r] = r < P / 2; k[r] = (int32_t) r; }
 }
 
+/* runs of lengths 1, 2, 3, ... (the last cut short by P) */
+static void fill_unequal(uint32_t P, int32_t *c, int32_t *k)
+{
+    for (uint32_t r = 0, len = 1, left = 1, run = 0; r < P; r++) {
+        c[r] = (int32_t) run;
+        k[r] = (int32_t) r;
+        if (--left == 0) { run++; left = ++len; }
+    }
+}
+
+/* the even ranks, MPI_UNDEFINED at the odd ones */
+static void fill_even(uint32_t P, int32_t *c, int32_t *k)
+{
+    for (uint32_t r = 0; r < P; r++) { c[r] = r % 2 ? UNDEF : 0; k[r] = (int32_t) r; }
+}
+
 static void fill_randcolor(uint32_t P, int32_t *c, int32_t *k)
 {
     for (uint32_t r = 0; r < P; r++) { c[r] = (int32_t) (mix(r) >> 30); k[r] = (int32_t) r; }
@@ -203,27 +287,33 @@ typedef struct shape {
     const char *name;
     void (*fill)(uint32_t P, int32_t *col, int32_t *key);
     int kind, order;    /* expected: the form the shape is by construction */
+    int path;           /* expected first decision, or ANY_PATH */
 } shape_t;
 
 static const shape_t shapes[] = {
-    { "oddeven", fill_oddeven, AVRM_SPLIT_CYCLIC, 1 },
-    { "blocks8", fill_blocks8, AVRM_SPLIT_RUNS, 1 },
-    { "reversed", fill_reversed, AVRM_SPLIT_RUNS, -1 },
-    { "rows", fill_rows, AVRM_SPLIT_RUNS, 1 },
-    { "cols", fill_cols, AVRM_SPLIT_CYCLIC, 1 },
-    { "halves", fill_halves, AVRM_SPLIT_RUNS, 1 },
-    { "randcolor", fill_randcolor, AVRM_SPLIT_NONE, 0 },
-    { "randkey", fill_randkey, AVRM_SPLIT_NONE, 0 },
+    { "oddeven", fill_oddeven, AVRM_SPLIT_CYCLIC, 1, AVRM_SPLIT_CYCLIC },
+    { "blocks8", fill_blocks8, AVRM_SPLIT_RUNS, 1, AVRM_SPLIT_RUNS },
+    { "reversed", fill_reversed, AVRM_SPLIT_RUNS, -1, AVRM_SPLIT_RUNS },
+    { "rows", fill_rows, AVRM_SPLIT_RUNS, 1, AVRM_SPLIT_RUNS },
+    { "cols", fill_cols, AVRM_SPLIT_CYCLIC, 1, AVRM_SPLIT_CYCLIC },
+    { "halves", fill_halves, AVRM_SPLIT_RUNS, 1, AVRM_SPLIT_RUNS },
+    { "unequal", fill_unequal, AVRM_SPLIT_RUNS, 1, AVRM_SPLIT_RUNS_SCAN },
+    { "even", fill_even, AVRM_SPLIT_CYCLIC, 1, AVRM_SPLIT_CYCLIC_CHECK },
+    { "randcolor", fill_randcolor, AVRM_SPLIT_NONE, 0, ANY_PATH },
+    { "randkey", fill_randkey, AVRM_SPLIT_NONE, 0, AVRM_SPLIT_NONE },
 };
 #define NSHAPES (sizeof(shapes) / sizeof(shapes[0]))
 
 static const char *kind_name(int kind)
 {
     switch (kind) {
+    case AVRM_SPLIT_NONE: return "NONE";
     case AVRM_SPLIT_RUNS: return "RUNS";
     case AVRM_SPLIT_CYCLIC: return "CYCLIC";
-    case AVRM_SPLIT_NONE: return "NONE";
-    default: return "BAD_COLOR";
+    case AVRM_SPLIT_RUNS_SCAN: return "RUNS_SCAN";
+    case AVRM_SPLIT_CYCLIC_CHECK: return "CYCLIC_CHECK";
+    case AVRM_SPLIT_BAD_COLOR: return "BAD";
+    default: return "ANY";
     }
 }
 
@@ -241,29 +331,20 @@ static avrm_split_ck_t ck(const world_t *w, uint32_t r)
     return (avrm_split_ck_t) { w->col[r], w->key[r] };
 }
 
-/* step 1: each process from its own word and its neighbours' */
-static void replay_start(world_t *w)
+/* step 1: every process's vote (from its word and r-1's), folded into *all
+ * as it is made: the allreduce's result, which every process receives */
+static void replay_votes(const world_t *w, avrm_split_sum_t *all)
 {
     uint32_t P = w->P;
     for (uint32_t r = 0; r < P; r++) {
-        avrm_split_ck_t me = ck(w, r), l, rt;
+        avrm_split_ck_t me = ck(w, r), l;
+        avrm_split_sum_t v;
         if (r > 0) l = ck(w, r - 1);
-        if (r + 1 < P) rt = ck(w, r + 1);
-        avrm_split_start(r, P, me, r > 0 ? &l : NULL, r + 1 < P ? &rt : NULL,
-                         me.color < 0 && me.color != UNDEF, &w->pre[r], &w->suf[r]);
-    }
-}
-
-/* step 2, in place: a prefix reads r-d before r-d is updated (downwards),
- * a suffix reads r+d before r+d is updated (upwards) */
-static void replay_scan(world_t *w)
-{
-    uint32_t P = w->P;
-    for (uint64_t d = 1; d < P; d *= 2) {
-        for (uint32_t r = P - 1; r >= d; r--)
-            avrm_split_from_left(&w->pre[r], &w->pre[r - d]);
-        for (uint32_t r = 0; r + d < P; r++)
-            avrm_split_from_right(&w->suf[r], &w->suf[r + d]);
+        avrm_split_vote(r, P, me, r > 0 ? &l : NULL, me.color < 0 && me.color != UNDEF, &v);
+        if (r == 0)
+            *all = v;
+        else
+            avrm_split_sum_fold(all, &v);
     }
 }
 
@@ -272,29 +353,56 @@ static int same_form(const avrm_split_form_t *a, const avrm_split_form_t *b)
     return a->kind == b->kind && a->order == b->order && a->period == b->period;
 }
 
-/* step 3: every process decides; a CYCLIC candidate is checked by the AND
- * of every process's vote. Returns 0 when processes disagree. */
-static int replay_decide(world_t *w, int *cyclic_check)
+/* step 2: every process decides from the sum. Returns 0 when they disagree. */
+static int replay_decide(world_t *w, const avrm_split_sum_t *all)
 {
-    uint32_t P = w->P, votes = ~0u;
     int agree = 1;
-    for (uint32_t r = 0; r < P; r++) {
-        avrm_split_decide(&w->pre[r], &w->suf[r], &w->f[r]);
+    for (uint32_t r = 0; r < w->P; r++) {
+        avrm_split_decide(r, w->P, all, &w->f[r]);
         agree &= same_form(&w->f[r], &w->f[0]);
-        if (w->f[r].kind == AVRM_SPLIT_CYCLIC) {
-            uint32_t C = w->f[r].period;
-            avrm_split_ck_t back;
-            if (r >= C) back = ck(w, r - C);
-            votes &= avrm_split_cyclic_vote(ck(w, r), r >= C ? &back : NULL);
+    }
+    return agree;
+}
+
+/* step 3, RUNS_SCAN, in place: a start reads r-d before r-d is updated
+ * (downwards), an end reads r+d before r+d is updated (upwards) */
+static void replay_scan(world_t *w)
+{
+    uint32_t P = w->P;
+    int32_t junk;
+    for (uint32_t r = 0; r < P; r++) {
+        avrm_split_ck_t me = ck(w, r), l, rt;
+        if (r > 0) l = ck(w, r - 1);
+        if (r + 1 < P) rt = ck(w, r + 1);
+        avrm_split_scan_start(r, P, me, r > 0 ? &l : NULL, r + 1 < P ? &rt : NULL,
+                              &w->first[r], &w->end[r]);
+    }
+    for (uint64_t d = 1; d < P; d *= 2) {
+        for (uint32_t r = P - 1; r >= d; r--) {
+            junk = (int32_t) P + 1;
+            avrm_split_scan_fold(&w->first[r], w->first[r - d], &junk, (int32_t) P + 1);
+        }
+        for (uint32_t r = 0; r + d < P; r++) {
+            junk = -1;
+            avrm_split_scan_fold(&junk, -1, &w->end[r], w->end[r + d]);
         }
     }
-    *cyclic_check = w->f[0].kind == AVRM_SPLIT_CYCLIC;
-    if (*cyclic_check)
-        for (uint32_t r = 0; r < P; r++) {
-            avrm_split_cyclic_settle(&w->f[r], votes);
-            agree &= same_form(&w->f[r], &w->f[0]);
-        }
-    return agree;
+    for (uint32_t r = 0; r < P; r++)
+        avrm_split_scan_settle(&w->f[r], w->first[r], w->end[r]);
+}
+
+/* step 3, CYCLIC_CHECK: every process's vote on the word of r-C, ANDed */
+static void replay_cyclic_check(world_t *w)
+{
+    uint32_t P = w->P, votes = ~0u;
+    for (uint32_t r = 0; r < P; r++) {
+        uint32_t C = w->f[r].period;
+        avrm_split_ck_t back;
+        if (r >= C) back = ck(w, r - C);
+        votes &= avrm_split_cyclic_vote(ck(w, r), r >= C ? &back : NULL);
+    }
+    for (uint32_t r = 0; r < P; r++)
+        avrm_split_cyclic_settle(&w->f[r], votes);
 }
 
 /* step 4: every process's group (what the glue hands avrm_map_build_affine) */
@@ -314,10 +422,17 @@ static outcome_t replay(world_t *w)
 {
     outcome_t o = { 0 };
     static volatile uint64_t sink;
+    avrm_split_sum_t all;
     double t0 = now();
-    replay_start(w);
-    replay_scan(w);
-    o.agree = replay_decide(w, &o.cyclic_check);
+    replay_votes(w, &all);
+    o.agree = replay_decide(w, &all);
+    o.path = w->f[0].kind;
+    if (o.agree && o.path == AVRM_SPLIT_RUNS_SCAN)
+        replay_scan(w);
+    else if (o.agree && o.path == AVRM_SPLIT_CYCLIC_CHECK)
+        replay_cyclic_check(w);
+    for (uint32_t r = 1; o.agree && r < w->P; r++)     /* the kinds settled, alike */
+        o.agree = w->f[r].kind == w->f[0].kind && w->f[r].order == w->f[0].order;
     o.kind = w->f[0].kind;
     o.order = w->f[0].order;
     if (o.agree && (o.kind == AVRM_SPLIT_RUNS || o.kind == AVRM_SPLIT_CYCLIC))
@@ -397,15 +512,37 @@ static const char *allgather_model(uint64_t P, uint64_t *msgs)
     return "ring";
 }
 
-/* ours, an interior process: messages and bytes sent */
-static void ours_model(uint64_t P, int cyclic_check, int gathers, uint64_t *msgs, uint64_t *bytes)
+/* MPICH 4.0.2's MPIR_Allreduce, intra, auto (the csel tree above): which
+ * algorithm for count ints of op; 1 when recursive doubling, which sends
+ * the busiest process ceil(log2 P) messages of the whole buffer */
+static int allreduce_is_recursive_doubling(uint64_t P, uint64_t count, uint64_t type_size,
+                                           int op_built_in)
 {
-    uint64_t L = ceil_log2(P), agm;
-    *msgs = 2 + 2 * L;
-    *bytes = 2 * sizeof(avrm_split_ck_t) + 2 * L * sizeof(avrm_split_acc_t);
-    if (cyclic_check) {
-        *msgs += 1 + L;
-        *bytes += sizeof(avrm_split_ck_t) + L * sizeof(uint32_t);
+    uint64_t avg = count * type_size, pof2 = UINT64_C(1) << (ceil_log2(P + 1) - 1);
+    if (avg <= 8)       /* (avg <= 0: smp for a commutative op; not here) */
+        return avg > 0;
+    return !op_built_in || count < pof2;
+}
+
+static uint64_t allreduce_msgs(uint64_t P)
+{
+    uint64_t pof2 = UINT64_C(1) << (ceil_log2(P + 1) - 1), rem = P - pof2;
+    return ceil_log2(pof2) + (rem > 0);        /* the odd ranks below 2 rem */
+}
+
+/* ours, the busiest process: messages and bytes sent */
+static void ours_model(uint64_t P, int path, int gathers, uint64_t *msgs, uint64_t *bytes)
+{
+    const uint64_t ck = sizeof(avrm_split_ck_t), sum = sizeof(avrm_split_sum_t);
+    uint64_t L = ceil_log2(P), agm, ar = allreduce_msgs(P);
+    *msgs = 1 + ar;                                    /* to r+1; the votes' allreduce */
+    *bytes = ck + ar * sum;
+    if (path == AVRM_SPLIT_RUNS_SCAN && L > 0) {
+        *msgs += 1 + (2 * L - 1);                      /* to r-1; the scan */
+        *bytes += ck + (2 * L - 1) * sizeof(int32_t);
+    } else if (path == AVRM_SPLIT_CYCLIC_CHECK) {
+        *msgs += 1 + ar;                               /* to r+C; the votes' AND */
+        *bytes += ck + ar * sizeof(uint32_t);
     }
     if (gathers) {
         allgather_model(P, &agm);
@@ -420,18 +557,18 @@ static int world_alloc(world_t *w, uint32_t maxP)
 {
     w->col = malloc(sizeof(*w->col) * maxP);
     w->key = malloc(sizeof(*w->key) * maxP);
-    w->pre = malloc(sizeof(*w->pre) * maxP);
-    w->suf = malloc(sizeof(*w->suf) * maxP);
+    w->first = malloc(sizeof(*w->first) * maxP);
+    w->end = malloc(sizeof(*w->end) * maxP);
     w->f = malloc(sizeof(*w->f) * maxP);
-    return w->col && w->key && w->pre && w->suf && w->f;
+    return w->col && w->key && w->first && w->end && w->f;
 }
 
 static void world_free(world_t *w)
 {
     free(w->col);
     free(w->key);
-    free(w->pre);
-    free(w->suf);
+    free(w->first);
+    free(w->end);
     free(w->f);
 }
 
@@ -441,11 +578,14 @@ static int run_one(world_t *w, const shape_t *s, uint32_t P, unsigned *checked)
     w->P = P;
     s->fill(P, w->col, w->key);
     outcome_t o = replay(w);
-    int wrong = !o.agree || o.kind != s->kind || (s->kind != AVRM_SPLIT_NONE && o.order != s->order);
+    int wrong = !o.agree || o.kind != s->kind ||
+        (s->kind != AVRM_SPLIT_NONE && o.order != s->order) ||
+        (s->path != ANY_PATH && o.path != s->path);
     if (wrong)
-        fprintf(stderr, "splitsim: %s P %u: form %s order %d%s, expected %s order %d\n", s->name,
-                P, kind_name(o.kind), o.order, o.agree ? "" : " (processes disagree)",
-                kind_name(s->kind), s->order);
+        fprintf(stderr, "splitsim: %s P %u: form %s order %d path %s%s, expected %s order %d "
+                "path %s\n", s->name, P, kind_name(o.kind), o.order, kind_name(o.path),
+                o.agree ? "" : " (processes disagree)", kind_name(s->kind), s->order,
+                kind_name(s->path));
     if (P <= CHECK_MAXP) {
         ++*checked;
         if (o.agree && (o.kind == AVRM_SPLIT_RUNS || o.kind == AVRM_SPLIT_CYCLIC))
@@ -453,10 +593,10 @@ static int run_one(world_t *w, const shape_t *s, uint32_t P, unsigned *checked)
     }
     int gathers = o.kind == AVRM_SPLIT_NONE;
     uint64_t msgs, bytes, agm;
-    ours_model(P, o.cyclic_check, gathers, &msgs, &bytes);
+    ours_model(P, o.path, gathers, &msgs, &bytes);
     const char *alg = allgather_model(P, &agm);
-    printf("%s,%u,%s,%d,%d,%" PRIu64 ",%" PRIu64 ",%s,%" PRIu64 ",%" PRIu64 ",%.6f\n", s->name, P,
-           kind_name(o.kind), o.cyclic_check, gathers, msgs, bytes, alg,
+    printf("%s,%u,%s,%s,%d,%" PRIu64 ",%" PRIu64 ",%s,%" PRIu64 ",%" PRIu64 ",%.6f\n", s->name,
+           P, kind_name(o.kind), kind_name(o.path), gathers, msgs, bytes, alg,
            (uint64_t) (P - 1) * SPLIT_GATHER_BYTES, agm, o.seconds);
     fflush(stdout);
     return wrong;
@@ -470,13 +610,22 @@ int main(int argc, char **argv)
                 argv[0], MINEXP, MINEXP, MAXEXP_LIMIT, MAXEXP_DEFAULT);
         return 2;
     }
+    /* the model's premise: both allreduces run recursive doubling */
+    for (int e = MINEXP; e <= maxexp; e++) {
+        uint64_t P = UINT64_C(1) << e;
+        if (!allreduce_is_recursive_doubling(P, sizeof(avrm_split_sum_t) / sizeof(int), 4, 0) ||
+            !allreduce_is_recursive_doubling(P, 1, 4, 1)) {
+            fprintf(stderr, "splitsim: the allreduce model does not hold at P = 2^%d\n", e);
+            return 1;
+        }
+    }
     world_t w;
     if (!world_alloc(&w, UINT32_C(1) << maxexp)) {
         fprintf(stderr, "splitsim: out of memory for P = 2^%d\n", maxexp);
         world_free(&w);
         return 1;
     }
-    printf("shape,P,form,cyclic_check,gathers,messages_per_process,bytes_sent_per_process,"
+    printf("shape,P,form,path,gathers,messages_per_process,bytes_sent_per_process,"
            "allgather_algorithm,allgather_bytes_recv_per_process,allgather_messages_per_process,"
            "seconds\n");
     unsigned checked = 0, wrong = 0;
