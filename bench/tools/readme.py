@@ -185,11 +185,43 @@ def insns_rows():
     return out
 
 
+def split_rows():
+    """MPI_Comm_split's cost per process (bench/run split): bytes received
+    at the largest P, their slope over P with every parent trying the
+    protocol (ours-nogather), and the simulator's bytes sent at its largest
+    P against MPICH's allgather."""
+    rows = rows_of("split", "split.csv")
+    v = {(r["lib"], r["shape"], int(r["P"])): r for r in rows}
+    nps = sorted({int(r["P"]) for r in rows})
+    if not nps:
+        missing("split", "rows in split.csv")
+    n = nps[-1]
+    slopes = {(r["lib"], r["shape"]): float(r["recv_bytes_per_process"])
+              for r in rows_of("split", "slopes.csv")}
+    out = []
+    for shape, what in (("oddeven", "odd/even `MPI_Comm_split`"), ("rows", "`MPI_Comm_split` into cart rows"),
+                        ("randcolor", "`MPI_Comm_split`, random colours (gathered)")):
+        cells = [fmt(float(one(v, (lib, shape, n), "split", "split.csv")["recv_bytes_mean"]))
+                 for lib in ("ours", "stock")]
+        out.append([f"{what}: bytes received per process per call, P = {n}, {PROVIDER}, every peer "
+                    f"on the netmod"] + cells + ["-", figures_of("split")])
+    cells = [f"{one(slopes, (lib, 'oddeven'), 'split', 'slopes.csv'):.1f} B" for lib in ("ours-nogather", "stock")]
+    out.append([f"odd/even `MPI_Comm_split`: bytes received per added process (slope over P = "
+                f"{nps[0]}..{n}; ours with `MPIR_CVAR_AVRM_SPLIT_MIN_SIZE=1`)"] + cells + ["-", figures_of("split")])
+    sim = {(r["shape"], int(r["P"])): r for r in rows_of("split", "splitsim.csv")}
+    big = max(k[1] for k in sim)
+    r = one(sim, ("oddeven", big), "split", "splitsim.csv")
+    out.append([f"odd/even `MPI_Comm_split` at {big:,} processes (simulated): bytes per process, ours sent, "
+                f"stock's allgather received", fmt(float(r["bytes_sent_per_process"])),
+                fmt(float(r["allgather_bytes_recv_per_process"])), "-", figures_of("split")])
+    return out
+
+
 def block():
     head = ["per process", "ours", "stock 4.0.2", "Open MPI 4.1", "figures of"]
     STALE.clear()
     STALE.update(steptable.staleness())
-    rows = address_rows() + comm_rows() + ondemand_rows() + insns_rows()
+    rows = address_rows() + comm_rows() + split_rows() + ondemand_rows() + insns_rows()
     note = ("Each row is one run of its set (its SUMMARY.md has every point and how it was measured). "
             "Instruction rows: ours (ours minus stock, map by map), the range over the maps named. "
             "Open MPI is Debian's, ob1 over shared memory and TCP on one machine (it cannot emulate "

@@ -18,17 +18,7 @@ static int min_size;           /* MPIR_CVAR_AVRM_SPLIT_MIN_SIZE, read through MP
 /* members of colour c in MPI order, as world ranks */
 static int members(int c)
 {
-    int n = 0;
-    for (int i = 0; i < P; i++)
-        if (colors[i] == c) {
-            int j = n++;
-            while (j > 0 && (keys[expect[j - 1]] > keys[i] ||
-                             (keys[expect[j - 1]] == keys[i] && expect[j - 1] > i))) {
-                expect[j] = expect[j - 1];
-                j--;
-            }
-            expect[j] = i;
-        }
+    int n = av_split_members(colors, keys, P, c, expect);
     for (int j = 0; j < n; j++)
         expect[j] = pw[expect[j]];
     return n;

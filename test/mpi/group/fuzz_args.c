@@ -534,23 +534,12 @@ static void op_range(int op)
 /* members of a that are (want 1) / are not (0) in b */
 static int ref_select(const gent_t *a, const gent_t *b, int want, int *out)
 {
-    int n = 0;
-    for (int i = 0; i < a->n; i++)
-        if ((av_find(b->w, b->n, a->w[i]) >= 0) == want)
-            out[n++] = a->w[i];
-    return n;
+    return av_ref_select(a->w, a->n, b->w, b->n, want, out);
 }
 
 static int ref_compare(const gent_t *a, const gent_t *b)
 {
-    if (a->n != b->n)
-        return MPI_UNEQUAL;
-    if (a->n == 0 || !memcmp(a->w, b->w, sizeof(int) * (size_t) a->n))
-        return MPI_IDENT;
-    for (int i = 0; i < a->n; i++)
-        if (av_find(b->w, b->n, a->w[i]) < 0)
-            return MPI_UNEQUAL;
-    return MPI_SIMILAR;
+    return av_ref_compare(a->w, a->n, b->w, b->n);
 }
 
 static void op_set(int op)

@@ -378,13 +378,13 @@ static inline void av_check_rma(MPI_Comm comm, const int *expect, int n)
     MPI_Win_free(&win);
 }
 
-/* Expected world ranks of MPI_Comm_split(world, color, key): members with
- * the caller's color, ordered by (key, world rank).  colors/keys indexed by
- * world rank.  Returns n; out needs av_wsize slots. */
-static inline int av_split_expect(const int *colors, const int *keys, int color, int *out)
+/* Members of a split of a parent of size p with the given colour, ordered
+ * by (key, parent rank), as parent ranks: colors/keys indexed by parent
+ * rank. Returns n; out needs p slots. */
+static inline int av_split_members(const int *colors, const int *keys, int p, int color, int *out)
 {
     int n = 0;
-    for (int w = 0; w < av_wsize; w++)
+    for (int w = 0; w < p; w++)
         if (colors[w] == color) {
             int j = n++;
             while (j > 0 && (keys[out[j - 1]] > keys[w] ||
@@ -395,6 +395,38 @@ static inline int av_split_expect(const int *colors, const int *keys, int color,
             out[j] = w;
         }
     return n;
+}
+
+/* Expected world ranks of MPI_Comm_split(world, color, key): members with
+ * the caller's color, ordered by (key, world rank).  colors/keys indexed by
+ * world rank.  Returns n; out needs av_wsize slots. */
+static inline int av_split_expect(const int *colors, const int *keys, int color, int *out)
+{
+    return av_split_members(colors, keys, av_wsize, color, out);
+}
+
+/* Reference set operations on lists of world ranks (the groups' members in
+ * order): the members of a that are (want 1) or are not (0) in b, into out;
+ * and MPI_Group_compare's answer for a and b. */
+static inline int av_ref_select(const int *aw, int an, const int *bw, int bn, int want, int *out)
+{
+    int n = 0;
+    for (int i = 0; i < an; i++)
+        if ((av_find(bw, bn, aw[i]) >= 0) == want)
+            out[n++] = aw[i];
+    return n;
+}
+
+static inline int av_ref_compare(const int *aw, int an, const int *bw, int bn)
+{
+    if (an != bn)
+        return MPI_UNEQUAL;
+    if (an == 0 || !memcmp(aw, bw, sizeof(int) * (size_t) an))
+        return MPI_IDENT;
+    for (int i = 0; i < an; i++)
+        if (av_find(bw, bn, aw[i]) < 0)
+            return MPI_UNEQUAL;
+    return MPI_SIMILAR;
 }
 
 #endif
