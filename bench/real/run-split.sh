@@ -24,7 +24,7 @@ mkdir -p "$out"
 out=$(cd "$out" && pwd)
 : "${MPICH_PATCHED:=$top/mpich-build/mpich-patched}" "${MPICH_STOCK:=$top/mpich-build/mpich-stock}"
 : "${SPLIT_NPS:=8 16 32 64 128}" "${SPLIT_REPS:=5}" "${NICE:=10}"
-: "${SPLIT_SHAPES:=oddeven,blocks8,reversed,rows,cols,cartsub,shared,randcolor,randkey}"
+: "${SPLIT_SHAPES:=dup,oddeven,blocks8,reversed,rows,cols,cartsub,shared,randcolor,randkey}"
 run() { echo "+ $*" >&2; "$@"; }
 failed=""
 run "${CC:-cc}" -shared -fPIC -O2 -Wall -o "$out/sockcount.so" "$here/sockcount.c" -ldl

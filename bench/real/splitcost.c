@@ -5,7 +5,8 @@
  *
  *   mpiexec -n P env LD_PRELOAD=/abs/sockcount.so splitcost LIB SHAPES [REPS=5]
  *
- * Shapes (comma-separated): oddeven (r % 2), blocks8 (r / 8), reversed
+ * Shapes (comma-separated): dup (MPI_Comm_dup: the context id alone, what
+ * every creation pays), oddeven (r % 2), blocks8 (r / 8), reversed
  * (r / 8, key -r), rows and cols (a 2-D MPI_Dims_create grid: r / ncols,
  * r % ncols), cartsub (MPI_Cart_sub keeping the second dimension of that
  * grid), shared (MPI_Comm_split_type SHARED), randcolor (4 colours by a
@@ -56,7 +57,8 @@ static MPI_Comm make(const char *shape, int r, int P)
     MPI_Comm c = MPI_COMM_NULL;
     int dims[2] = { 0, 0 }, periods[2] = { 0, 0 };
     MPI_Dims_create(P, 2, dims);
-    if (!strcmp(shape, "oddeven")) MPI_Comm_split(MPI_COMM_WORLD, r % 2, r, &c);
+    if (!strcmp(shape, "dup")) MPI_Comm_dup(MPI_COMM_WORLD, &c);
+    else if (!strcmp(shape, "oddeven")) MPI_Comm_split(MPI_COMM_WORLD, r % 2, r, &c);
     else if (!strcmp(shape, "blocks8")) MPI_Comm_split(MPI_COMM_WORLD, r / 8, r, &c);
     else if (!strcmp(shape, "reversed")) MPI_Comm_split(MPI_COMM_WORLD, r / 8, -r, &c);
     else if (!strcmp(shape, "rows")) MPI_Comm_split(MPI_COMM_WORLD, r / dims[1], r, &c);

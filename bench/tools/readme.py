@@ -186,28 +186,33 @@ def insns_rows():
 
 
 def split_rows():
-    """MPI_Comm_split's cost per process (bench/run split): bytes received
-    at the largest P, their slope over P with every parent trying the
-    protocol (ours-nogather), and the simulator's bytes sent at its largest
-    P against MPICH's allgather."""
+    """MPI_Comm_split's cost per process (bench/run split): the bytes a split
+    adds to MPI_Comm_dup's (the context id every creation pays) at three P,
+    the peak transient heap at the largest P, and the simulator's bytes at
+    its largest P against MPICH's allgather."""
     rows = rows_of("split", "split.csv")
     v = {(r["lib"], r["shape"], int(r["P"])): r for r in rows}
     nps = sorted({int(r["P"]) for r in rows})
     if not nps:
         missing("split", "rows in split.csv")
-    n = nps[-1]
-    slopes = {(r["lib"], r["shape"]): float(r["recv_bytes_per_process"])
-              for r in rows_of("split", "slopes.csv")}
+    pts = [nps[0], nps[-2], nps[-1]] if len(nps) > 2 else nps
+
+    def net(lib, shape, p):
+        r = one(v, (lib, shape, p), "split", "split.csv")
+        d = one(v, (lib, "dup", p), "split", "split.csv")
+        return float(r["recv_bytes_mean"]) - float(d["recv_bytes_mean"])
     out = []
     for shape, what in (("oddeven", "odd/even `MPI_Comm_split`"), ("rows", "`MPI_Comm_split` into cart rows"),
                         ("randcolor", "`MPI_Comm_split`, random colours (gathered)")):
-        cells = [fmt(float(one(v, (lib, shape, n), "split", "split.csv")["recv_bytes_mean"]))
-                 for lib in ("ours", "stock")]
-        out.append([f"{what}: bytes received per process per call, P = {n}, {PROVIDER}, every peer "
-                    f"on the netmod"] + cells + ["-", figures_of("split")])
-    cells = [f"{one(slopes, (lib, 'oddeven'), 'split', 'slopes.csv'):.1f} B" for lib in ("ours-nogather", "stock")]
-    out.append([f"odd/even `MPI_Comm_split`: bytes received per added process (slope over P = "
-                f"{nps[0]}..{n}; ours with `MPIR_CVAR_AVRM_SPLIT_MIN_SIZE=1`)"] + cells + ["-", figures_of("split")])
+        cells = [" / ".join("%.0f" % net(lib, shape, p) for p in pts) + " B" for lib in ("ours", "stock")]
+        out.append([f"{what}: bytes received per process beyond `MPI_Comm_dup`'s, P = "
+                    f"{' / '.join(map(str, pts))}, {PROVIDER}, every peer on the netmod"]
+                   + cells + ["-", figures_of("split")])
+    n = nps[-1]
+    cells = [fmt(float(one(v, (lib, "blocks8", n), "split", "split.csv")["heap_peak_max"]))
+             for lib in ("ours", "stock")]
+    out.append([f"`MPI_Comm_split` into blocks of 8: peak heap inside the call (max over processes), "
+                f"P = {n}"] + cells + ["-", figures_of("split")])
     sim = {(r["shape"], int(r["P"])): r for r in rows_of("split", "splitsim.csv")}
     big = max(k[1] for k in sim)
     r = one(sim, ("oddeven", big), "split", "splitsim.csv")

@@ -31,20 +31,28 @@ def main():
     nps = sorted({int(r["P"]) for r in rows})
     v = {(r["lib"], r["shape"], int(r["P"])): r for r in rows}
 
+    # net of MPI_Comm_dup (the context id's allreduce, which every creation
+    # pays and whose algorithm changes with P): what the split itself moves
+    def net(lib, s, p, key):
+        r, d = v.get((lib, s, p)), v.get((lib, "dup", p))
+        return float(r[key]) - float(d[key]) if r and d else None
+
     slopes = []
     for lib in libs:
         for s in shapes:
-            pts = [(p, v[(lib, s, p)]) for p in nps if (lib, s, p) in v]
+            pts = [p for p in nps if (lib, s, p) in v]
             if len(pts) < 2:
                 continue
-            xs = [p for p, _ in pts]
-            a, b = fit(xs, [float(r["recv_bytes_mean"]) for _, r in pts])
-            a2, b2 = fit(xs, [float(r["sends_mean"]) for _, r in pts])
-            slopes.append((lib, s, len(xs), b, a, b2, a2))
+            a, b = fit(pts, [float(v[(lib, s, p)]["recv_bytes_mean"]) for p in pts])
+            a2, b2 = fit(pts, [float(v[(lib, s, p)]["sends_mean"]) for p in pts])
+            netp = [p for p in pts if net(lib, s, p, "recv_bytes_mean") is not None]
+            b3 = fit(netp, [net(lib, s, p, "recv_bytes_mean") for p in netp])[1] if len(netp) > 1 else float("nan")
+            slopes.append((lib, s, len(pts), b, a, b2, a2, b3))
     with open(os.path.join(out, "slopes.csv"), "w") as f:
-        f.write("lib,shape,points,recv_bytes_per_process,recv_bytes_const,sends_per_process,sends_const\n")
-        for lib, s, n, b, a, b2, a2 in slopes:
-            f.write("%s,%s,%d,%.2f,%.0f,%.4f,%.2f\n" % (lib, s, n, b, a, b2, a2))
+        f.write("lib,shape,points,recv_bytes_per_process,recv_bytes_const,sends_per_process,sends_const,"
+                "net_recv_bytes_per_process\n")
+        for lib, s, n, b, a, b2, a2, b3 in slopes:
+            f.write("%s,%s,%d,%.2f,%.0f,%.4f,%.2f,%.2f\n" % (lib, s, n, b, a, b2, a2, b3))
 
     # plot: bytes received per process against P, one panel per shape
     dat = os.path.join(out, "split.dat")
@@ -88,10 +96,23 @@ def main():
           "| shape | " + " | ".join("%s B/process" % l for l in libs) + " | "
           + " | ".join("%s sends/process" % l for l in libs) + " |",
           "|---|" + "---:|" * (2 * len(libs))]
-    sl = {(l, s): (b, b2) for l, s, n, b, a, b2, a2 in slopes}
+    sl = {(l, s): (b, b2) for l, s, n, b, a, b2, a2, b3 in slopes}
     for s in shapes:
         md.append("| %s | " % s + " | ".join("%.1f" % sl[(l, s)][0] if (l, s) in sl else "-" for l in libs)
                   + " | " + " | ".join("%.3f" % sl[(l, s)][1] if (l, s) in sl else "-" for l in libs) + " |")
+    md += ["", "## Net of `MPI_Comm_dup` (the context id's allreduce): bytes received and send calls "
+           "per process that the split itself adds", "",
+           "| shape | " + " | ".join("P=%d %s" % (p, l) for p in nps for l in libs) + " |",
+           "|---|" + "---:|" * (len(nps) * len(libs))]
+    for s in shapes:
+        if s == "dup":
+            continue
+        cells = []
+        for p in nps:
+            for l in libs:
+                b, c = net(l, s, p, "recv_bytes_mean"), net(l, s, p, "sends_mean")
+                cells.append("-" if b is None else "%.0f B, %.1f" % (b, c))
+        md.append("| %s | " % s + " | ".join(cells) + " |")
     for title, key, fmt in (("Bytes received per process (mean)", "recv_bytes_mean", "%.0f"),
                             ("Send calls per process (mean)", "sends_mean", "%.1f"),
                             ("Peak transient heap, bytes (max over processes)", "heap_peak_max", "%.0f"),

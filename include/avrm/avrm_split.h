@@ -23,7 +23,7 @@
  * sequence or end a falling one); its processes make no communicator.
  *
  * The protocol, per process r:
- *  1. Learn (c, k) of r-1 (and r+1, for step 3's scan) and take its vote
+ *  1. Learn (c, k) of r-1 (r+1's only in step 3's scan) and take its vote
  *     (avrm_split_vote, 72 B); the votes are reduced over all processes by
  *     avrm_split_sum_fold (one allreduce with it as a commutative op).
  *  2. avrm_split_decide gives the form, the same in every process. Most
@@ -42,8 +42,8 @@
  *       (an allreduce of 4 B), and avrm_split_cyclic_settle decides.
  *  4. avrm_split_group: the new group as parent ranks first + i * stride,
  *     i < n, and this process's rank in it.
- * Messages a process sends, most shapes: 2 neighbour words (8 B) and one
- * allreduce of 72 B; RUNS_SCAN adds at most 2 ceil(log2 P) of 4 B,
+ * Messages a process sends, most shapes: 1 neighbour word (8 B, to r+1)
+ * and one allreduce of 72 B; RUNS_SCAN adds at most 2 ceil(log2 P) of 4 B,
  * CYCLIC_CHECK 1 of 8 B and an allreduce of 4 B.
  *
  * Thread safety: pure functions on caller data. Cost: O(1) each.

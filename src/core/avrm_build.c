@@ -111,7 +111,8 @@ static int64_t block_at(int64_t off, int64_t stride, int64_t bs, int64_t q)
 }
 
 /* Pattern of lpid(parent, mp(i)) for a regular parent and a regular mapping
- * pattern mp (OFFSET/STRIDE/BLOCK, non-negative values). 0: no closed form. */
+ * pattern mp (OFFSET/STRIDE/BLOCK; a STRIDE may be negative, a reversed run:
+ * avrm_map_build_affine). 0: no closed form. */
 static int compose(const avrm_rankmap_t *par, const avrm_pat_t *mp, uint32_t n, avrm_pat_t *out)
 {
     int64_t a = mp->off, s = mp->stride;
@@ -527,9 +528,10 @@ avrm_status_t avrm_map_build_affine(avrm_ctx_t *ctx, const avrm_rankmap_t *paren
     if (!ctx || !parent || !out || n == 0 || parent->size == 0) return AVRM_ERR_ARG;
     if (n > AVRM_MAX_WORLD) return AVRM_ERR_LIMIT;
     if (n == 1) stride = 1;
-    int64_t last = first + (int64_t) (n - 1) * stride;      /* |stride| < 2^24: no overflow */
-    if (stride < -(int64_t) AVRM_MAX_WORLD || stride > (int64_t) AVRM_MAX_WORLD ||
-        first < 0 || first >= parent->size || last < 0 || last >= parent->size)
+    if (stride < -(int64_t) AVRM_MAX_WORLD || stride > (int64_t) AVRM_MAX_WORLD)
+        return AVRM_ERR_ARG;
+    int64_t last = first + (int64_t) (n - 1) * stride;      /* |stride|, n <= 2^24: no overflow */
+    if (first < 0 || first >= parent->size || last < 0 || last >= parent->size)
         return AVRM_ERR_ARG;
     /* the builders' pattern of this mapping (avrm_det_result's form) */
     avrm_pat_t mp = { .kind = AVRM_PAT_IRREG };

@@ -101,6 +101,6 @@ int MPIDIU_comm_map_from_gpids(MPIR_Comm * comm, int size, const uint64_t gpids[
 int MPIDIU_comm_map_node_roots(MPIR_Comm * comm);
 void MPIDIU_comm_release_maps(MPIR_Comm * comm);
 void MPIDIU_comm_local_maps_destroy(void);   /* at finalize, before the context goes */
-void MPIDI_avrm_split_register_pvars(void);  /* ch4_avrm_split.c, at MPIDI_avrm_init */
+int MPIDI_avrm_split_init(void);  /* ch4_avrm_split.c, at MPIDI_avrm_init: pvar, op, type */
 
 #endif /* CH4_AVRM_H_INCLUDED */

@@ -227,8 +227,10 @@ int MPIDI_comm_create_rank_map(MPIR_Comm * comm)
         MPIDI_COMM(comm, local_map) = NULL;
         if (!comm->mapper_head) {
             /* MPID_Comm_split_regular built the map (the one intracomm
-             * made without a mapper) */
-            MPIR_Assert(MPIDI_COMM(comm, map).size == (uint32_t) comm->local_size);
+             * made without a mapper); anything else is a bug, not an
+             * assertion that a build without them would skip */
+            MPIR_ERR_CHKINTERNAL(MPIDI_COMM(comm, map).size != (uint32_t) comm->local_size,
+                                 mpi_errno, "intracomm without a mapper or a rank map");
         } else if (group_map) {
             memset(&MPIDI_COMM(comm, map), 0, sizeof(avrm_rankmap_t));
             avrm_map_dup(MPIDI_avrm.ctx, group_map, &MPIDI_COMM(comm, map));

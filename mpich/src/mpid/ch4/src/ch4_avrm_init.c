@@ -272,8 +272,7 @@ static void MPIDI_avrm_register_pvars(void)
 int MPIDI_avrm_init(void)
 {
     MPIDI_avrm_register_pvars();
-    MPIDI_avrm_split_register_pvars();
-    return MPI_SUCCESS;
+    return MPIDI_avrm_split_init();
 }
 
 /* The report (world rank 0, MPIR_CVAR_AVRM_REPORT), then the intercomm

@@ -14,8 +14,9 @@
  * lengths add 1 word to r - 1 and at most 2 per round of a doubling scan
  * (ceil(log2 P) rounds, 4 B each), a period that its steps do not settle 1
  * word to r + C and an allreduce of 4 B. The context id as MPICH makes it. No
- * allocation but the new communicator and its map (O(1) for a regular
- * parent). A form that does not hold costs those words before the gather.
+ * allocation per split but the new communicator and its map (O(1) for a
+ * regular parent); the op and its datatype are made once, at MPI_Init. A
+ * form that does not hold costs those words before the gather.
  *
  * Thread safety: a collective of the parent, as MPI_Comm_split; the map
  * build is a libavrm writer, under MPIDIU_THREAD_UTIL_MUTEX.
@@ -56,8 +57,38 @@ static void get_splits(void *addr, void *obj, int count, void *buf)
     *(unsigned long long *) buf = __atomic_load_n(&splits_no_gather, __ATOMIC_RELAXED);
 }
 
-void MPIDI_avrm_split_register_pvars(void)
+/* The votes' reduction: one vote is one element of a 72-byte contiguous
+ * type, so that no allreduce algorithm (a ring, a reduce-scatter, shared
+ * memory cells) can hand the op part of a vote; the op is libavrm's fold.
+ * Made at MPI_Init (a failure there fails MPI_Init, not one process's
+ * split), freed at MPI_Finalize after MPID_Finalize. */
+static MPIR_Op *sum_op;
+static MPI_Datatype sum_type = MPI_DATATYPE_NULL;
+
+static void sum_fold(void *in, void *inout, int *len, MPI_Datatype * dt)
 {
+    for (int i = 0; i < *len; i++) {
+        avrm_split_sum_t a, b;  /* the buffers need not be aligned for int64 */
+        memcpy(&a, (char *) inout + i * sizeof(a), sizeof(a));
+        memcpy(&b, (char *) in + i * sizeof(b), sizeof(b));
+        avrm_split_sum_fold(&a, &b);
+        memcpy((char *) inout + i * sizeof(a), &a, sizeof(a));
+    }
+}
+
+static int split_finalize(void *unused)
+{
+    if (sum_op)
+        MPIR_Op_free_impl(sum_op);
+    if (sum_type != MPI_DATATYPE_NULL)
+        MPIR_Type_free_impl(&sum_type);
+    sum_op = NULL;
+    return MPI_SUCCESS;
+}
+
+int MPIDI_avrm_split_init(void)
+{
+    int mpi_errno = MPI_SUCCESS;
     static int dummy;
     MPIR_T_PVAR_REGISTER_impl(MPI_T_PVAR_CLASS_COUNTER, MPI_UNSIGNED_LONG_LONG,
                               "avrm_comm_splits_no_gather", &dummy, 1, MPI_T_ENUM_NULL,
@@ -66,6 +97,14 @@ void MPIDI_avrm_split_register_pvars(void)
                               get_splits, NULL, "CH4_AVRM",
                               "MPI_Comm_split calls this process settled without gathering "
                               "the parent's colours and keys (MPIR_CVAR_AVRM_SPLIT_MIN_SIZE)");
+    MPIR_Add_finalize(split_finalize, NULL, MPIR_FINALIZE_CALLBACK_PRIO - 1);
+    mpi_errno = MPIR_Type_contiguous_impl((int) sizeof(avrm_split_sum_t), MPI_BYTE, &sum_type);
+    MPIR_ERR_CHECK(mpi_errno);
+    mpi_errno = MPIR_Type_commit_impl(&sum_type);
+    MPIR_ERR_CHECK(mpi_errno);
+    mpi_errno = MPIR_Op_create_impl(sum_fold, 1, &sum_op);
+  fn_fail:
+    return mpi_errno;
 }
 
 /* send n bytes to `to`, receive n from `from` (either may be MPI_PROC_NULL) */
@@ -74,45 +113,6 @@ static int swap(MPIR_Comm * comm, const void *out, int to, void *in, int from, i
 {
     return MPIC_Sendrecv(out, n, MPI_BYTE, to, tag, in, n, MPI_BYTE, from, tag, comm,
                          MPI_STATUS_IGNORE, errflag);
-}
-
-/* The votes' reduction (avrm_split_sum_fold) as an MPI op over ints, a
- * vote being SUM_INTS of them; made on the first split, under the
- * utility lock, and freed at MPI_Finalize after MPID_Finalize. */
-#define SUM_INTS ((int) (sizeof(avrm_split_sum_t) / sizeof(int)))
-static MPIR_Op *sum_op;
-
-static void sum_fold(void *in, void *inout, int *len, MPI_Datatype * dt)
-{
-    for (int i = 0; i + SUM_INTS <= *len; i += SUM_INTS) {
-        avrm_split_sum_t a, b;  /* the buffers need not be aligned for int64 */
-        memcpy(&a, (int *) inout + i, sizeof(a));
-        memcpy(&b, (int *) in + i, sizeof(b));
-        avrm_split_sum_fold(&a, &b);
-        memcpy((int *) inout + i, &a, sizeof(a));
-    }
-}
-
-static int sum_op_free(void *unused)
-{
-    MPIR_Op_free_impl(sum_op);
-    sum_op = NULL;
-    return MPI_SUCCESS;
-}
-
-static int sum_op_get(MPI_Op * op)
-{
-    int mpi_errno = MPI_SUCCESS;
-    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    if (!sum_op) {
-        mpi_errno = MPIR_Op_create_impl(sum_fold, 1, &sum_op);
-        if (mpi_errno == MPI_SUCCESS)
-            MPIR_Add_finalize(sum_op_free, NULL, MPIR_FINALIZE_CALLBACK_PRIO - 1);
-    }
-    if (sum_op)
-        *op = sum_op->handle;
-    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    return mpi_errno;
 }
 
 /* RUNS_SCAN: this process's run by the two-way doubling scan */
@@ -171,16 +171,15 @@ static int agree(MPIR_Comm * comm, avrm_split_ck_t me, int bad_color, avrm_split
     int r = comm->rank, P = comm->local_size;
     avrm_split_ck_t lw;
     avrm_split_sum_t sum;
-    MPI_Op op;
 
-    mpi_errno = sum_op_get(&op);
-    MPIR_ERR_CHECK(mpi_errno);
     mpi_errno = swap(comm, &me, r + 1 < P ? r + 1 : MPI_PROC_NULL, &lw,
                      r > 0 ? r - 1 : MPI_PROC_NULL, sizeof(me), MPIR_ALLGATHER_TAG, errflag);
     MPIR_ERR_CHECK(mpi_errno);
     avrm_split_vote((uint32_t) r, (uint32_t) P, me, r > 0 ? &lw : NULL, bad_color, &sum);
-    mpi_errno = MPIR_Allreduce(MPI_IN_PLACE, &sum, SUM_INTS, MPI_INT, op, comm, errflag);
+    mpi_errno = MPIR_Allreduce(MPI_IN_PLACE, &sum, 1, sum_type, sum_op->handle, comm, errflag);
     MPIR_ERR_CHECK(mpi_errno);
+    /* a failed peer: decide nothing from a partial sum */
+    MPIR_ERR_CHKANDJUMP(*errflag, mpi_errno, MPI_ERR_OTHER, "**coll_fail");
     switch (avrm_split_decide((uint32_t) r, (uint32_t) P, &sum, f)) {
     case AVRM_SPLIT_RUNS_SCAN:
         mpi_errno = scan_runs(comm, me, &lw, f, errflag);
