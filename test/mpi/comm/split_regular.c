@@ -7,7 +7,8 @@
  * against the members the test computes itself (sorting (key, parent rank)
  * of the colour), with the group, traffic and RMA; the pvar
  * avrm_comm_splits_no_gather must rise by one exactly for the shapes meant
- * to settle without a gather (never, when MPIR_CVAR_AVRM_SPLIT_MIN_SIZE,
+ * to settle without a gather (and not for a regular shape on a
+ * communicator whose last two splits gathered: it does not vote then) (never, when MPIR_CVAR_AVRM_SPLIT_MIN_SIZE,
  * read through MPI_T, is 0 or above the parent's size). */
 #include "avtest_mode.h"
 
@@ -119,6 +120,35 @@ int main(int argc, char **argv)
     for (int i = 0; i < W; i++)
         pw[i] = i;
     shapes(MPI_COMM_WORLD, "world");
+
+    /* a communicator whose splits gathered twice in a row stops voting (its
+     * hint avrm_split_gathers) but for one split in 8; MPI_Comm_set_info
+     * resets the count */
+    if (min_size > 0 && W >= min_size && W >= 6) {
+        MPI_Comm d;
+        MPI_Info info;
+        MPI_Comm_dup(MPI_COMM_WORLD, &d);
+        P = W;
+        prank = av_wrank;
+        for (int i = 0; i < W; i++) { colors[i] = i / 2 % 2; keys[i] = i; }
+        check(d, 0, "dup: colours come back (1)");
+        check(d, 0, "dup: colours come back (2)");
+        for (int k = 0; k < 7; k++) {
+            for (int i = 0; i < W; i++) { colors[i] = i / 2; keys[i] = i; }
+            check(d, 0, "dup: blocks of 2 after two gathers (no vote)");
+        }
+        check(d, 1, "dup: blocks of 2, the eighth: a vote");
+        for (int i = 0; i < W; i++) { colors[i] = i / 2 % 2; keys[i] = i; }
+        check(d, 0, "dup: colours come back (3)");
+        check(d, 0, "dup: colours come back (4)");
+        MPI_Info_create(&info);
+        MPI_Info_set(info, "avrm_split_gathers", "0");
+        MPI_Comm_set_info(d, info);
+        MPI_Info_free(&info);
+        for (int i = 0; i < W; i++) { colors[i] = i % 2; keys[i] = -i; }
+        check(d, 1, "dup: odd/even after the hint's reset");
+        MPI_Comm_free(&d);
+    }
 
     /* the odd ranks (even ones take part in the split that makes it) */
     MPI_Comm odd;

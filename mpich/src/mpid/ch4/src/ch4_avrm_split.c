@@ -57,6 +57,29 @@ static void get_splits(void *addr, void *obj, int count, void *buf)
     *(unsigned long long *) buf = __atomic_load_n(&splits_no_gather, __ATOMIC_RELAXED);
 }
 
+/* A communicator whose splits needed the gather SKIP_AFTER times in a row
+ * stops voting (the vote is spent for nothing there) but for one split in
+ * RETRY_EVERY. The count is a hint of the communicator, "avrm_split_gathers"
+ * (registered at MPI_Init; MPI_Comm_set_info may reset it): every process
+ * updates it alike from the agreed outcome, so all decide alike. */
+#define SKIP_AFTER 2
+#define RETRY_EVERY 8
+static int gathers_hint;
+
+/* 1: this split gathers without voting */
+static int skip_vote(MPIR_Comm * comm)
+{
+    int *n = &comm->hints[gathers_hint];
+    if (*n < SKIP_AFTER)
+        return 0;
+    if (*n < SKIP_AFTER + RETRY_EVERY - 1) {
+        ++*n;
+        return 1;
+    }
+    *n = SKIP_AFTER - 1;        /* vote again; one more gather skips again */
+    return 0;
+}
+
 /* The votes' reduction: one vote is one element of a 72-byte contiguous
  * type, so that no allreduce algorithm (a ring, a reduce-scatter, shared
  * memory cells) can hand the op part of a vote; the op is libavrm's fold.
@@ -97,6 +120,8 @@ int MPIDI_avrm_split_init(void)
                               get_splits, NULL, "CH4_AVRM",
                               "MPI_Comm_split calls this process settled without gathering "
                               "the parent's colours and keys (MPIR_CVAR_AVRM_SPLIT_MIN_SIZE)");
+    gathers_hint = MPIR_Comm_register_hint(0, "avrm_split_gathers", NULL,
+                                           MPIR_COMM_HINT_TYPE_INT, 0, 0);
     MPIR_Add_finalize(split_finalize, NULL, MPIR_FINALIZE_CALLBACK_PRIO - 1);
     mpi_errno = MPIR_Type_contiguous_impl((int) sizeof(avrm_split_sum_t), MPI_BYTE, &sum_type);
     MPIR_ERR_CHECK(mpi_errno);
@@ -259,13 +284,16 @@ int MPID_Comm_split_regular(MPIR_Comm * comm, int color, int key, int check_colo
 
     *done = 0;
     if (comm->comm_kind != MPIR_COMM_KIND__INTRACOMM || MPIR_CVAR_AVRM_SPLIT_MIN_SIZE <= 0 ||
-        comm->local_size < MPIR_CVAR_AVRM_SPLIT_MIN_SIZE)
+        comm->local_size < MPIR_CVAR_AVRM_SPLIT_MIN_SIZE || skip_vote(comm))
         return MPI_SUCCESS;
     mpi_errno = agree(comm, me, check_colors && color < 0 && color != MPI_UNDEFINED, &f, &errflag);
     MPIR_ERR_CHECK(mpi_errno);
     MPIR_ERR_CHKANDJUMP(errflag, mpi_errno, MPI_ERR_OTHER, "**coll_fail");
-    if (f.kind == AVRM_SPLIT_NONE)
+    if (f.kind == AVRM_SPLIT_NONE) {
+        comm->hints[gathers_hint]++;
         return MPI_SUCCESS;     /* the caller gathers */
+    }
+    comm->hints[gathers_hint] = 0;
     *done = 1;
     *newcomm_ptr = NULL;
     MPIR_ERR_CHKANDJUMP1(f.kind == AVRM_SPLIT_BAD_COLOR, mpi_errno, MPI_ERR_ARG, "**fail",
