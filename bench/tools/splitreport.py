@@ -7,17 +7,9 @@ creation against P, ours and stock, gnuplot) and SUMMARY.md (the tables).
 """
 import csv
 import os
-import subprocess
 import sys
 
-
-def fit(xs, ys):
-    """least squares y = a + b x -> (a, b)"""
-    n = len(xs)
-    mx, my = sum(xs) / n, sum(ys) / n
-    sxx = sum((x - mx) ** 2 for x in xs)
-    b = sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx if sxx else 0.0
-    return my - b * mx, b
+from report import fit, gp
 
 
 def main():
@@ -43,10 +35,10 @@ def main():
             pts = [p for p in nps if (lib, s, p) in v]
             if len(pts) < 2:
                 continue
-            a, b = fit(pts, [float(v[(lib, s, p)]["recv_bytes_mean"]) for p in pts])
-            a2, b2 = fit(pts, [float(v[(lib, s, p)]["sends_mean"]) for p in pts])
+            b, a = fit(pts, [float(v[(lib, s, p)]["recv_bytes_mean"]) for p in pts])
+            b2, a2 = fit(pts, [float(v[(lib, s, p)]["sends_mean"]) for p in pts])
             netp = [p for p in pts if net(lib, s, p, "recv_bytes_mean") is not None]
-            b3 = fit(netp, [net(lib, s, p, "recv_bytes_mean") for p in netp])[1] if len(netp) > 1 else float("nan")
+            b3 = fit(netp, [net(lib, s, p, "recv_bytes_mean") for p in netp])[0] if len(netp) > 1 else float("nan")
             slopes.append((lib, s, len(pts), b, a, b2, a2, b3))
     with open(os.path.join(out, "slopes.csv"), "w") as f:
         f.write("lib,shape,points,recv_bytes_per_process,recv_bytes_const,sends_per_process,sends_const,"
@@ -79,7 +71,7 @@ def main():
                  for j, lib in enumerate(libs)]
         script += ["set title '%s'" % s, "plot " + ", ".join(plots)]
     script.append("unset multiplot")
-    subprocess.run(["gnuplot"], input="\n".join(script), text=True, check=False)
+    gp("\n".join(script))
     os.unlink(dat)
 
     md = ["# MPI_Comm_split and kin: cost per process per creation",
