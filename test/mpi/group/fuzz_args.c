@@ -842,6 +842,48 @@ static int pick_global_group(void)
     return idx[rnd(n)];         /* world and empty are always there */
 }
 
+/* The members l[0..n) form part *np of the plan (ranks in that order). */
+static void plan_part(const int *l, int n, int *part, int *crank, int *np)
+{
+    for (int i = 0; i < n; i++)
+        part[l[i]] = *np, crank[l[i]] = i;
+    ++*np;
+}
+
+static void cat_my_group(int null, const int *l, int n)
+{
+    cat(", this process's group: ");
+    if (null)
+        cat("MPI_GROUP_NULL");
+    else if (n == 0)
+        cat("MPI_GROUP_EMPTY");
+    else {
+        cat("world");
+        cat_ints(l, n);
+    }
+}
+
+/* The group this process passes: pool group gi itself (gi >= 0), else
+ * MPI_GROUP_NULL, the world's members l[0..n) or MPI_GROUP_EMPTY; release
+ * it with release_my_group. */
+static MPI_Group my_group(int gi, int null, const int *l, int n)
+{
+    MPI_Group g = MPI_GROUP_NULL;
+    if (gi >= 0)
+        g = gp[gi].g;
+    else if (!null && n > 0)
+        MPI_Group_incl(av_wgroup, n, l, &g);
+    else if (!null)
+        g = MPI_GROUP_EMPTY;
+    return g;
+}
+
+static void release_my_group(int gi, MPI_Group *g)
+{
+    if (gi < 0)
+        free_group(g);
+}
+
 /* MPI_Comm_create: per part of the parent, one group for all, or two
  * disjoint groups (each member passes its own, the others either or the
  * empty group), MPI_GROUP_NULL for all, a pool group, or a group that is
@@ -910,16 +952,10 @@ static void op_create(void)
                 : av_find(A, na, m[i]) >= 0 ? 1 : av_find(B, nb, m[i]) >= 0 ? 2 : rnd(3);
         int sub = subset_of(A, na, m, n);
         /* the plan: the valid groups become parts */
-        if (mode != 3 && sub && na > 0) {
-            for (int i = 0; i < na; i++)
-                part[A[i]] = np, crank[A[i]] = i;
-            np++;
-        }
-        if (mode == 2 && nb > 0) {
-            for (int i = 0; i < nb; i++)
-                part[B[i]] = np, crank[B[i]] = i;
-            np++;
-        }
+        if (mode != 3 && sub && na > 0)
+            plan_part(A, na, part, crank, &np);
+        if (mode == 2 && nb > 0)
+            plan_part(B, nb, part, crank, &np);
         int i = av_find(m, n, me);
         if (i < 0) {
             free(A), free(B), free(which);
@@ -944,28 +980,13 @@ static void op_create(void)
         mygi = gi;
         free(A), free(B), free(which);
     }
-    cat(", this process's group: ");
-    if (mynull)
-        cat("MPI_GROUP_NULL");
-    else if (myn == 0)
-        cat("MPI_GROUP_EMPTY");
-    else {
-        cat("world");
-        cat_ints(myl, myn);
-    }
+    cat_my_group(mynull, myl, myn);
     cat(", mode %d)", mymode);
     if (e->part[me] >= 0) {
-        MPI_Group g = MPI_GROUP_NULL;
-        if (mygi >= 0)
-            g = gp[mygi].g;     /* the pool's group itself */
-        else if (!mynull && myn > 0)
-            MPI_Group_incl(av_wgroup, myn, myl, &g);
-        else if (!mynull)
-            g = MPI_GROUP_EMPTY;
+        MPI_Group g = my_group(mygi, mynull, myl, myn);
         int rc = MPI_Comm_create(e->c, g, &nc);
         comm_outcome(rc, myerrs, mymay, OP_CREATE, &nc, myl, myn, mymember);
-        if (mygi < 0)
-            free_group(&g);
+        release_my_group(mygi, &g);
     }
     free(m);
     free(myl);
@@ -1022,11 +1043,8 @@ static void op_create_group(void)
             nl = gen_subset(m, n, 1, L);
         }
         int sub = subset_of(L, nl, m, n);
-        if (mode >= 2 && sub && tag >= 0 && nl > 0) {
-            for (int i = 0; i < nl; i++)
-                part[L[i]] = np, crank[L[i]] = i;
-            np++;
-        }
+        if (mode >= 2 && sub && tag >= 0 && nl > 0)
+            plan_part(L, nl, part, crank, &np);
         if (av_find(m, n, me) >= 0) {
             mymode = mode, mytag = tag;
             mycall = mode <= 1 || av_find(L, nl, me) >= 0;
@@ -1038,29 +1056,14 @@ static void op_create_group(void)
         }
         free(L);
     }
-    cat(", this process's group: ");
-    if (mynull)
-        cat("MPI_GROUP_NULL");
-    else if (myn == 0)
-        cat("MPI_GROUP_EMPTY");
-    else {
-        cat("world");
-        cat_ints(myl, myn);
-    }
+    cat_my_group(mynull, myl, myn);
     cat(", tag %d, mode %d%s)", mytag, mymode, mycall ? "" : ", not called here");
     if (mycall) {
-        MPI_Group g = MPI_GROUP_NULL;
-        if (mygi >= 0)
-            g = gp[mygi].g;     /* the pool's group itself */
-        else if (!mynull && myn > 0)
-            MPI_Group_incl(av_wgroup, myn, myl, &g);
-        else if (!mynull)
-            g = MPI_GROUP_EMPTY;
+        MPI_Group g = my_group(mygi, mynull, myl, myn);
         int rc = MPI_Comm_create_group(e->c, g, mytag, &nc);
         comm_outcome(rc, myerrs, 0, OP_CREATE_GROUP, &nc, myl, myn,
                      !myerrs && av_find(myl, myn, me) >= 0);
-        if (mygi < 0)
-            free_group(&g);
+        release_my_group(mygi, &g);
     }
     free(m);
     free(myl);
