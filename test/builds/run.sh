@@ -38,7 +38,9 @@
 #        twonics placement preloads nicshim.so ahead of the runtime).
 # tsan   (make mpich-tsan: per-VCI, libmpi and libavrm built with
 #        -fsanitize=thread, no Fortran): our threaded tests (comm/threads,
-#        pt2pt/ondemand_threads: concurrent first contact, group/index_threads:
+#        pt2pt/ondemand_threads: concurrent first contact, rma/atomics_threads:
+#        first contact from fetch-and-op and compare-and-swap beside a thread
+#        progressing VCI 0, group/index_threads:
 #        concurrent index builds) on 1 and 4 VCIs, built with
 #        MPICH_CC="gcc -fsanitize=thread". Every TSan report (one file per
 #        process: TSAN_OPTIONS log_path, OUTDIR/tsan-1vci and tsan-4vcis)
@@ -114,7 +116,7 @@ if [ "$flavor" = tsan ]; then
     export AVTEST_TIMEOUT=${AVTEST_TIMEOUT:-240}
     # exitcode 0: a test fails on its own checks; the reports are counted below
     export TSAN_OPTIONS="suppressions=$here/tsan-mpich.supp exitcode=0 report_signal_unsafe=0 second_deadlock_stack=1"
-    threaded="comm/threads pt2pt/ondemand_threads group/index_threads"
+    threaded="comm/threads comm/spawn_threads pt2pt/ondemand_threads group/index_threads rma/atomics_threads"
     # one report file per process (log_path): ranks writing to one stderr
     # interleave their reports line by line
     rm -rf "$out/tsan-1vci" "$out/tsan-4vcis"; mkdir -p "$out/tsan-1vci" "$out/tsan-4vcis"
@@ -144,7 +146,7 @@ part ours "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi"
 [ "$flavor" = fast ] &&
     part ours-computed env MPIR_CVAR_AVRM_COMPUTED_AV=1 "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-computed"
 [ "$flavor" = vci ] &&
-    part ours-4vcis env MPIR_CVAR_CH4_NUM_VCIS=4 "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-4vcis" comm pt2pt
+    part ours-4vcis env MPIR_CVAR_CH4_NUM_VCIS=4 "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi-4vcis" comm pt2pt rma
 # the send/put path's instructions on this build against its baseline
 # (test/insns/baseline-vci.csv) and stock built the same way (make
 # mpich-vci-stock, when present): VCI 0, and 4 VCIs (communicators on VCIs 1-3)

@@ -11,10 +11,18 @@
  *   - messages over the world, the intercommunicator and the merged
  *     communicator arrive.
  * Ranks other than 0, 1, 2 only take part in the world's collectives.
+ * Argument "join": the same through MPI_Comm_join over a TCP socket on
+ * 127.0.0.1 (rank 0 listens, rank 2 connects; the port number goes through
+ * rank 1) instead of MPI_Open_port.
  */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 static int errs;
 
@@ -43,8 +51,55 @@ static int world_same_node(int other)
     return r != MPI_UNDEFINED;
 }
 
+/* rank 0 of the join mode: a listening socket on 127.0.0.1, its port in
+ * port (as text) */
+static int join_listen(char *port)
+{
+    struct sockaddr_in a;
+    socklen_t len = sizeof(a);
+    int fd = socket(AF_INET, SOCK_STREAM, 0);
+
+    memset(&a, 0, sizeof(a));
+    a.sin_family = AF_INET;
+    a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd < 0 || bind(fd, (struct sockaddr *) &a, sizeof(a)) || listen(fd, 1) ||
+        getsockname(fd, (struct sockaddr *) &a, &len)) {
+        perror("connect_world join: listen");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    snprintf(port, MPI_MAX_PORT_NAME, "%u", (unsigned) ntohs(a.sin_port));
+    return fd;
+}
+
+/* the join mode's socket: rank 0 accepts, rank 2 connects */
+static int join_socket(int rank, int lfd, const char *port)
+{
+    int fd;
+    if (rank == 0) {
+        fd = accept(lfd, NULL, NULL);
+        close(lfd);
+    } else {
+        struct sockaddr_in a;
+        memset(&a, 0, sizeof(a));
+        a.sin_family = AF_INET;
+        a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        a.sin_port = htons((unsigned short) atoi(port));
+        fd = socket(AF_INET, SOCK_STREAM, 0);
+        if (fd >= 0 && connect(fd, (struct sockaddr *) &a, sizeof(a))) {
+            close(fd);
+            fd = -1;
+        }
+    }
+    if (fd < 0) {
+        perror("connect_world join: socket");
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+    return fd;
+}
+
 int main(int argc, char **argv)
 {
+    int join = argc > 1 && !strcmp(argv[1], "join"), lfd = -1;
     int rank, size, total = 0;
     char port[MPI_MAX_PORT_NAME] = "";
 
@@ -60,7 +115,10 @@ int main(int argc, char **argv)
     int same = world_same_node(rank == 0 ? 2 : 0);
 
     if (rank == 0) {
-        MPI_Open_port(MPI_INFO_NULL, port);
+        if (join)
+            lfd = join_listen(port);
+        else
+            MPI_Open_port(MPI_INFO_NULL, port);
         MPI_Send(port, MPI_MAX_PORT_NAME, MPI_CHAR, 1, 0, MPI_COMM_WORLD);
     } else if (rank == 1) {
         MPI_Recv(port, MPI_MAX_PORT_NAME, MPI_CHAR, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
@@ -74,10 +132,15 @@ int main(int argc, char **argv)
         int peer = 2 - rank, r = -1, cmp = -1, in = -1, nsize = 0;
         int ranks[2] = { 0, 2 };
 
-        if (rank == 0)
+        if (join) {
+            int fd = join_socket(rank, lfd, port);
+            MPI_Comm_join(fd, &inter);
+            close(fd);
+        } else if (rank == 0) {
             MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter);
-        else
+        } else {
             MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter);
+        }
         MPI_Comm_group(MPI_COMM_WORLD, &wg);
         MPI_Comm_remote_group(inter, &rg);
         int zero = 0;
@@ -114,7 +177,7 @@ int main(int argc, char **argv)
         MPI_Comm_free(&node);
         MPI_Comm_free(&merged);
         MPI_Comm_disconnect(&inter);
-        if (rank == 0)
+        if (rank == 0 && !join)
             MPI_Close_port(port);
     }
     MPI_Allreduce(&errs, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -166,10 +166,12 @@ int MPIDI_OFI_av_name(int ctx_idx, fi_addr_t addr, void *name, size_t * len);
 int MPIDI_OFI_comm_nics_spread_ok(MPIR_Comm * comm);
 int MPIDI_OFI_av_insert_dynamic(int ctx_idx, const void *name, size_t len, fi_addr_t * addr);
 /* A upid is a process's root endpoint name and a trailer naming its job
- * and world rank (ofi_ondemand_resolve.c): the trailer of comm's member i
- * into out (MPIDI_OFI_upid_trailer_size() bytes); and, for a upid of
- * size bytes, the length of its name and the world rank of this process's
- * world it names (its name checked), or -1. */
+ * and world rank (ofi_ondemand_resolve.c): the name of comm's member i
+ * (a world member's from PMI while pending: nothing is inserted); the
+ * trailer of member i into out (MPIDI_OFI_upid_trailer_size() bytes); and,
+ * for a upid of size bytes, the length of its name and the world rank of
+ * this process's world it names (its name checked), or -1. */
+int MPIDI_OFI_upid_name(MPIR_Comm * comm, int i, char *name, size_t * len);
 size_t MPIDI_OFI_upid_trailer_size(void);
 void MPIDI_OFI_upid_trailer(MPIR_Comm * comm, int i, char *out);
 int MPIDI_OFI_upid_world_rank(const char *upid, int size, int *name_len, int *rank);

@@ -17,9 +17,11 @@
  * Rules:
  * - On demand only where the provider keeps MPI's source matching for a
  *   sender it has not inserted (ofi_rxm, ofi_rxd; shm from libfabric
- *   1.19), every process deciding alike from what they share (CVARs,
- *   FI_PROVIDER); otherwise stock's exchange at MPI_Init, and the report
- *   says why (MPIDI_OFI_ondemand.eager_reason).
+ *   1.19: MPICH matches a receive's source by address alone), every
+ *   process deciding alike from what they share (CVARs, FI_PROVIDER), or
+ *   where a test forces it (MPIR_CVAR_AVRM_ON_DEMAND_FORCE); otherwise
+ *   stock's exchange at MPI_Init, and the report says why
+ *   (MPIDI_OFI_ondemand.eager_reason; on_reason when on).
  * - A peer's endpoints are one block of consecutive AV indices, the same
  *   in every AV of this process: its word is the block's first index, its
  *   NIC k is w + k (MPIDI_OFI_endpoint_addr). A dynamic peer's block is its
@@ -34,7 +36,7 @@
  *   peer one index. Entry 0 is this process. A name logged twice (a
  *   dynamic peer connected to again) keeps its first entry.
  *
- * Thread safety: MPIDI_OFI_ondemand's decisions (on, eager_reason,
+ * Thread safety: MPIDI_OFI_ondemand's decisions (on, eager_reason, on_reason,
  * block_nics, nics, one_nic_reason, count_keys_fenced) are written in
  * MPI_Init and read without a lock after it. The log, nics_apart and the
  * counters change under MPIDIU_THREAD_UTIL_MUTEX, which first contact holds
@@ -77,6 +79,7 @@ typedef struct MPIDI_OFI_ondemand {
     /* decided in MPI_Init */
     int on;                     /* world peers are resolved on first contact */
     const char *eager_reason;   /* why not, when not */
+    const char *on_reason;      /* why, when on */
     int block_nics;             /* NICs of a peer's block: 1 until post-init */
     int nics;                   /* the same for the pvar: 0 when eager */
     const char *one_nic_reason; /* why one when this process has more */
@@ -117,5 +120,8 @@ int MPIDI_OFI_ondemand_insert_block(int vni, int nic, const char *names, int n,
 int MPIDI_OFI_ondemand_insert_in_every_nic(int vni, const char *names, int n,
                                            fi_addr_t * first, const char *whose, int64_t rank);
 int MPIDI_OFI_ondemand_resolve_pending_locked(uint64_t shifted, fi_addr_t * out);
+int MPIDI_OFI_ondemand_vci_held(int vni);
+int MPIDI_OFI_ondemand_lock(void);
+void MPIDI_OFI_ondemand_unlock(int took);
 
 #endif /* OFI_ONDEMAND_H_INCLUDED */

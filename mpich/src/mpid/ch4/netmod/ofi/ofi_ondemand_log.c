@@ -114,24 +114,6 @@ static uint64_t log_block_size(uint64_t e)
     return (e + 1 < MPIDI_OFI_ondemand.log.len ? MPIDI_OFI_ondemand.log.first[e + 1] : MPIDI_OFI_ondemand.log.next) - MPIDI_OFI_ondemand.log.first[e];
 }
 
-/* Whether this thread holds VCI vni's lock (the send, receive and RMA paths
- * do; the spawn paths do not). */
-static int vci_lock_held(int vni)
-{
-#if MPICH_THREAD_GRANULARITY == MPICH_THREAD_GRANULARITY__VCI
-    if (!MPIR_ThreadInfo.isThreaded)
-        return 1;       /* the critical sections are no-ops */
-    MPL_thread_id_t self, owner;
-    int same = 0;
-    MPL_thread_self(&self);
-    owner = MPIDUI_OWNER_LOAD(MPIDI_VCI(vni).lock);
-    MPL_thread_same(&self, &owner, &same);
-    return same;
-#else
-    return 1;
-#endif
-}
-
 /* VNI vni's AV replays the log up to entry w. Holds VCI vni's lock and
  * the UTIL mutex. */
 static int replay_locked(int vni, uint64_t w)
@@ -171,7 +153,7 @@ fi_addr_t MPIDI_OFI_av_catch_up(uint64_t shifted, int vni)
 
     if (!MPIDI_OFI_ondemand.log.on)     /* one AV: only a pending word gets here */
         return MPIDI_OFI_av_resolve((int64_t) shifted);
-    int held = vci_lock_held(vni);
+    int held = MPIDI_OFI_ondemand_vci_held(vni);
     if (!held)
         MPID_THREAD_CS_ENTER(VCI, MPIDI_VCI(vni).lock);
     MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);

@@ -157,14 +157,58 @@ int MPIDI_OFI_ondemand_resolve_pending_locked(uint64_t shifted, fi_addr_t * out)
                                 "a pending address word names no rank of this world");
 }
 
-/* A pending word's peer (the word shifted right by one) resolved under the
- * UTIL mutex. On failure with why set, nothing can return the error: the
- * job ends with its cause and why (func names the caller). */
+/* Whether this thread holds VCI vni's lock (the send, receive and RMA
+ * paths do below their entry points, progress does; the entry points,
+ * compare-and-swap's and fetch-and-op's address lookups and the spawn
+ * paths do not). */
+int MPIDI_OFI_ondemand_vci_held(int vni)
+{
+#if MPICH_THREAD_GRANULARITY == MPICH_THREAD_GRANULARITY__VCI
+    if (!MPIR_ThreadInfo.isThreaded)
+        return 1;       /* the critical sections are no-ops */
+    MPL_thread_id_t self, owner;
+    int same = 0;
+    MPL_thread_self(&self);
+    owner = MPIDUI_OWNER_LOAD(MPIDI_VCI(vni).lock);
+    MPL_thread_same(&self, &owner, &same);
+    return same;
+#else
+    return 1;
+#endif
+}
+
+/* The locks of an insert into VNI 0's AVs (first contact without the log,
+ * a dynamic peer over several NICs): VCI 0's, unless this thread holds it,
+ * then UTIL (MPICH's order). Without the log a per-VCI build has one VNI
+ * (several need FI_AV_TABLE: refusal_reason), so no other VCI lock can be
+ * held here. With the log nothing is inserted here: UTIL alone, and each
+ * VNI's AV catches up under its own lock (MPIDI_OFI_av_catch_up). Returns
+ * whether VCI 0's lock was taken, for ondemand_unlock. */
+int MPIDI_OFI_ondemand_lock(void)
+{
+    int took = !MPIDI_OFI_ondemand.log.on && !MPIDI_OFI_ondemand_vci_held(0);
+
+    if (took)
+        MPID_THREAD_CS_ENTER(VCI, MPIDI_VCI(0).lock);
+    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    return took;
+}
+
+void MPIDI_OFI_ondemand_unlock(int took)
+{
+    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    if (took)
+        MPID_THREAD_CS_EXIT(VCI, MPIDI_VCI(0).lock);
+}
+
+/* A pending word's peer (the word shifted right by one) resolved under
+ * MPIDI_OFI_ondemand_lock. On failure with why set, nothing can return the
+ * error: the job ends with its cause and why (func names the caller). */
 static int resolve(uint64_t shifted, fi_addr_t * addr, const char *why, const char *func)
 {
-    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    int took = MPIDI_OFI_ondemand_lock();
     int mpi_errno = MPIDI_OFI_ondemand_resolve_pending_locked(shifted, addr);
-    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    MPIDI_OFI_ondemand_unlock(took);
     if (mpi_errno && why) {
         mpi_errno = MPIR_Err_create_code(mpi_errno, MPIR_ERR_FATAL, func, __LINE__,
                                          MPI_ERR_OTHER, "**fail", "**fail %s", why);
@@ -258,15 +302,18 @@ int MPIDI_OFI_av_insert_dynamic(int ctx_idx, const void *name, size_t len, fi_ad
     if (MPIDI_OFI_ondemand.block_nics > 1) {
         /* its root endpoint alone, at one index in every NIC's AV */
         *addr = FI_ADDR_NOTAVAIL;
-        MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+        int took = MPIDI_OFI_ondemand_lock();
         mpi_errno = MPIDI_OFI_ondemand_insert_in_every_nic(0, (const char *) name, 1, addr,
                                         "a dynamic peer (spawn, connect)", -1);
-        MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+        MPIDI_OFI_ondemand_unlock(took);
         MPIR_ERR_CHECK(mpi_errno);
         goto fn_exit;
     }
-    MPIDI_OFI_VCI_CALL(fi_av_insert(MPIDI_OFI_global.ctx[ctx_idx].av, name, 1, addr, 0ULL,
-                                    NULL), 0, avmap);
+    int took = MPIDI_OFI_ondemand_lock();
+    int ret = fi_av_insert(MPIDI_OFI_global.ctx[ctx_idx].av, name, 1, addr, 0ULL, NULL);
+    MPIDI_OFI_ondemand_unlock(took);
+    MPIR_ERR_CHKANDJUMP1(ret != 1, mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s",
+                         "fi_av_insert of a dynamic peer (spawn, connect) failed");
   fn_exit:
     return mpi_errno;
   fn_fail:
@@ -317,35 +364,59 @@ void MPIDI_OFI_upid_trailer(MPIR_Comm * comm, int i, char *out)
     memcpy(out, &t, sizeof(t));
 }
 
-/* Whether world rank r's root endpoint name is name (len bytes): this
- * process's own, a contacted peer's from the AV (or the log), or a pending
- * peer's from PMI (one get). */
-static int world_name_is(uint32_t r, const char *name, size_t len, int *same)
+/* World rank r's root endpoint name into buf (*len: its size in, the
+ * name's length out): this process's own, a contacted peer's from the AV
+ * (or the log), or a pending peer's from PMI (one get), inserting nothing:
+ * the spawn and connect root names every member of its communicator
+ * without contacting any. */
+static int world_root_name(uint32_t r, char *buf, size_t * len)
 {
     int mpi_errno = MPI_SUCCESS;
+    avrm_ave_t w;
+
+    if (r == (uint32_t) MPIR_Process.rank) {
+        MPIR_Assert(*len >= MPIDI_OFI_global.addrnamelen);
+        memcpy(buf, MPIDI_OFI_global.addrname, MPIDI_OFI_global.addrnamelen);
+        *len = MPIDI_OFI_global.addrnamelen;
+        return MPI_SUCCESS;
+    }
+    w = MPIDIU_av_word(MPIDIU_lpid_to_av(0, (int) r));
+    if (!avrm_ave_is_pending(w))
+        return MPIDI_OFI_av_name(MPIDI_OFI_get_ctx_index(NULL, 0, 0), avrm_ave_addr(w), buf, len);
+    char key[48];
+    snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY, r);
+    MPIR_Assert(*len >= MPIDI_OFI_global.addrnamelen);
+    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    mpi_errno = MPIDI_OFI_ondemand_get_names(r, key, (unsigned char *) buf, 1);
+    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    *len = MPIDI_OFI_global.addrnamelen;
+    return mpi_errno;
+}
+
+/* The root endpoint name of member i of comm (its upid's name part; *len as
+ * for world_root_name): a world member's without contacting it, anyone
+ * else's from its address. */
+int MPIDI_OFI_upid_name(MPIR_Comm * comm, int i, char *name, size_t * len)
+{
+    int lpid = 0, avtid = 0;
+
+    MPIDIU_comm_rank_to_pid(comm, i, &lpid, &avtid);
+    if (avtid == 0)
+        return world_root_name((uint32_t) lpid, name, len);
+    return MPIDI_OFI_av_name(MPIDI_OFI_get_ctx_index(comm, 0, 0),
+                             MPIDI_OFI_av_root_addr(MPIDIU_comm_rank_to_av(comm, i)), name, len);
+}
+
+/* Whether world rank r's root endpoint name is name (len bytes). */
+static int world_name_is(uint32_t r, const char *name, size_t len, int *same)
+{
     char buf[FI_NAME_MAX];
     size_t sz = sizeof(buf);
-    avrm_ave_t w;
 
     *same = 0;
     if (len != MPIDI_OFI_global.addrnamelen || len > sizeof(buf))
         return MPI_SUCCESS;
-    if (r == (uint32_t) MPIR_Process.rank) {
-        *same = !memcmp(MPIDI_OFI_global.addrname, name, len);
-        return MPI_SUCCESS;
-    }
-    w = MPIDIU_av_word(MPIDIU_lpid_to_av(0, (int) r));
-    if (!avrm_ave_is_pending(w)) {
-        mpi_errno = MPIDI_OFI_av_name(MPIDI_OFI_get_ctx_index(NULL, 0, 0), avrm_ave_addr(w),
-                                      buf, &sz);
-    } else {
-        char key[48];
-        snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY, r);
-        MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-        mpi_errno = MPIDI_OFI_ondemand_get_names(r, key, (unsigned char *) buf, 1);
-        MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-        sz = len;
-    }
+    int mpi_errno = world_root_name(r, buf, &sz);
     if (!mpi_errno)
         *same = sz == len && !memcmp(buf, name, len);
     return mpi_errno;
