@@ -65,8 +65,12 @@ int main(int argc, char **argv)
         MPI_Request req;
         MPI_Irecv(&v, 1, MPI_INT, 1, 7, MPI_COMM_WORLD, &req);
         MPI_Wait(&req, MPI_STATUS_IGNORE);
-        if (v != 1)
+        if (v != 1) {
+            /* that sender's message is gone: its own receive would wait
+             * for ever */
             av_err("the receive posted for source 1 got %d's message", v);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
         for (int s = n - 2; s >= 2; s--) {
             MPI_Status st;
             MPI_Recv(&v, 1, MPI_INT, s, 7, MPI_COMM_WORLD, &st);

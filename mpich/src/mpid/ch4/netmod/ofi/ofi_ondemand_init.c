@@ -32,16 +32,56 @@ cvars:
         addresses are exchanged at MPI_Init as in MPICH, and
         MPIR_CVAR_AVRM_REPORT says why.
 
+    - name        : MPIR_CVAR_AVRM_ON_DEMAND_FORCE
+      category    : CH4_AVRM
+      type        : boolean
+      default     : false
+      class       : none
+      verbosity   : MPI_T_VERBOSITY_MPIDEV_DETAIL
+      scope       : MPI_T_SCOPE_ALL_EQ
+      description : >-
+        Testing only: resolve peers on first contact even where the
+        provider rule of MPIR_CVAR_AVRM_ON_DEMAND_AV refuses it for the
+        provider's source matching (a receive posted for one source may
+        then take another sender's message: the test that shows it runs
+        with this). The other reasons to exchange at MPI_Init still hold.
+
 === END_MPI_T_CVAR_INFO_BLOCK ===
 */
 
 MPIDI_OFI_ondemand_t MPIDI_OFI_ondemand = { .block_nics = 1 };
 
-/* Why this process cannot address on demand, or NULL when it can. */
+/* Whether a receive posted for one source is safe from the message of a
+ * sender this process has not inserted. MPICH 4.0.2 matches a receive's
+ * source by address alone (FI_DIRECTED_RECV; the sender's rank travels in
+ * completion data, never in the tag, whatever MPIR_CVAR_CH4_OFI_RANK_BITS
+ * reserves), so it takes a provider that matches such senders by address:
+ * ofi_rxm and ofi_rxd insert a connecting peer before they match, shm does
+ * from libfabric 1.19. No libfabric capability says so (FI_DIRECTED_RECV
+ * is silent about senders not in the AV): those are known by name. Sets
+ * on_reason, or writes the refusal. */
+static char refusal_text[320];
+static int source_matching_safe(const char *prov)
+{
+    size_t n = strlen(prov);
+
+    if ((n >= 8 && (!strcmp(prov + n - 8, ";ofi_rxm") || !strcmp(prov + n - 8, ";ofi_rxd"))) ||
+        (!strcmp(prov, "shm") && fi_version() >= FI_VERSION(1, 19))) {
+        MPIDI_OFI_ondemand.on_reason = "the provider matches senders it has not inserted by address";
+        return 1;
+    }
+    snprintf(refusal_text, sizeof(refusal_text), "provider %s may hand the message of a sender "
+             "not in the AV to a receive posted for another source, which MPICH matches by "
+             "address alone", prov);
+    return 0;
+}
+
+/* Why this process cannot address on demand, or NULL when it can. Every
+ * process decides alike: from CVARs (MPI_T_SCOPE_ALL_EQ) and the provider
+ * (FI_PROVIDER). */
 static const char *refusal_reason(void)
 {
     const char *prov = MPIDI_OFI_global.prov_use[0]->fabric_attr->prov_name;
-    size_t n = strlen(prov);
 
     if (!MPIR_CVAR_AVRM_ON_DEMAND_AV)
         return "MPIR_CVAR_AVRM_ON_DEMAND_AV=0";
@@ -54,12 +94,14 @@ static const char *refusal_reason(void)
     if (MPIDI_OFI_global.num_vnis > 1 && !MPIDI_OFI_ENABLE_AV_TABLE)
         return "several VNIs without FI_AV_TABLE: a peer's one index in every VNI's AV needs it";
 #endif
-    if (n >= 8 && (!strcmp(prov + n - 8, ";ofi_rxm") || !strcmp(prov + n - 8, ";ofi_rxd")))
+    if (source_matching_safe(prov))
         return NULL;
-    if (!strcmp(prov, "shm") && fi_version() >= FI_VERSION(1, 19))
+    if (MPIR_CVAR_AVRM_ON_DEMAND_FORCE) {
+        MPIDI_OFI_ondemand.on_reason = "forced by MPIR_CVAR_AVRM_ON_DEMAND_FORCE (testing): "
+            "source matching is not safe here";
         return NULL;
-    return "the provider hands a message from a sender it has not inserted to a receive "
-        "posted for another source (sockets; shm before libfabric 1.19)";
+    }
+    return refusal_text;
 }
 
 /* The size hint of a local libfabric AV (fi_av_attr.count), which a
@@ -159,24 +201,27 @@ int MPIDI_OFI_addr_on_demand_nics(void)
     return MPIDI_OFI_ondemand.block_nics;
 }
 
-/* Whether post-init publishes other endpoints' names and fences: decided
- * by what every process shares (CVARs), never by this process's own count
- * of NICs, so that a process with fewer NICs than asked for joins the
- * fence too (publishing none: its peers' first contact then fails naming
- * it) instead of leaving the others in the fence for ever. */
-static int others_fence(void)
+/* Whether post-init publishes this process's counts of endpoints (and
+ * peers of one endpoint read theirs at first contact): when the CVARs ask
+ * for several NICs, or several VNIs go through the log. A process whose
+ * CVARs differ (an MPMD job) publishes none, and its peers' first contact
+ * then fails naming the missing key. */
+static int counts_published(void)
 {
     int nics_asked = MPIR_CVAR_CH4_OFI_MAX_NICS > 1 ||
         (MPIR_CVAR_CH4_OFI_MAX_NICS < 1 && !MPIR_CVAR_OFI_USE_MIN_NICS);
     return nics_asked || (MPIDI_OFI_ondemand.log.on && MPIDI_OFI_global.num_vnis > 1);
 }
 
-/* Post-init, on demand over several VNIs or NICs (their contexts exist
- * now): publish the names of my other endpoints (slot s = VNI s / NICs,
- * NIC s % NICs; as few PMI values as hold them), fence (others_fence).
- * With the log they complete my entry (0), grown to a block of my NICs;
- * else my own block goes into every NIC's AV (my word, 0, is its first
- * index). One more PMI fence in MPI_Init, nothing per peer. */
+/* Post-init, on demand (the contexts of several VNIs or NICs exist now):
+ * publish my counts of endpoints (counts_published) and the names of my
+ * other endpoints (slot s = VNI s / NICs, NIC s % NICs; as few PMI values
+ * as hold them), then fence. Every process on demand fences here, whatever
+ * its CVARs, its NICs or its VNIs, so the fences of an MPMD job whose
+ * executables set them apart still pair up. With the log they complete my
+ * entry (0), grown to a block of my NICs; else my own block goes into every
+ * NIC's AV (my word, 0, is its first index). One more PMI fence in
+ * MPI_Init, nothing per peer. */
 int MPIDI_OFI_addr_publish_endpoints(void)
 {
     int mpi_errno = MPI_SUCCESS;
@@ -188,8 +233,8 @@ int MPIDI_OFI_addr_publish_endpoints(void)
     char *mine = block;
     char key[48], count[24];
 
-    if (!others_fence())
-        goto fn_exit;
+    if (!counts_published())
+        goto fence;
     snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY_COUNT, (unsigned) MPIR_Process.rank);
     snprintf(count, sizeof(count), MPIDI_OFI_BC_VAL_COUNT, vnis, MPIDI_OFI_ondemand.block_nics);
     mpi_errno = MPIR_pmi_kvs_put(key, count);
@@ -226,7 +271,7 @@ int MPIDI_OFI_addr_publish_endpoints(void)
   fence:
     mpi_errno = MPIR_pmi_barrier();
     MPIR_ERR_CHECK(mpi_errno);
-    MPIDI_OFI_ondemand.count_keys_fenced = 1;
+    MPIDI_OFI_ondemand.count_keys_fenced = counts_published();
     if (total < 2)
         goto fn_exit;
     if (!MPIDI_OFI_ondemand.log.on) {
@@ -316,7 +361,8 @@ static void register_pvars(void)
 static void report(void)
 {
     if (MPIDI_OFI_ondemand.on) {
-        printf("; addresses on demand: %llu peers resolved in %.6f s",
+        printf("; addresses on demand (%s): %llu peers resolved in %.6f s",
+               MPIDI_OFI_ondemand.on_reason,
                (unsigned long long) MPIDI_OFI_ondemand.peers_resolved,
                MPIDI_OFI_ondemand.resolve_seconds);
         if (MPIDI_OFI_ondemand.nics > 1)
