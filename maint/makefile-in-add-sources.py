@@ -14,8 +14,10 @@ it: each list that names ANCHOR's source or object (libmpi and libpmpi) also
 names NEW's, and each rule block for ANCHOR's object (directory stamps,
 dependency include, compile rule) is repeated for NEW. The generated patch
 (patches/mpich/0015-*) is what the build applies; this script is how it was
-made and how to remake it for another source. Makefile.mk is not edited: a
-newer Makefile.mk would make the maintainer-mode rules call automake 1.15.
+made and how to remake it for another source. Makefile.mk is not edited
+here; the patch edits it in a hunk placed before Makefile.in's, so that
+Makefile.in stays the newer file (else the maintainer-mode rules call
+automake 1.15), and make check-autogen checks autogen.sh keeps our sources.
 """
 import re
 import sys
