@@ -52,8 +52,9 @@
  * MPIDI_OFI_av_catch_up, which rechecks under the lock.
  * The resolved word is stored with release order after the insert.
  *
- * Costs: MPI_Init one PMI put and one fence (several VNIs or NICs: one
- * more put per value's worth of names and one more fence); each first
+ * Costs: MPI_Init one PMI put and two fences (the second at post-init,
+ * run by every process whatever its CVARs; several VNIs or NICs: one more
+ * put per value's worth of names, and the count key); each first
  * contact one PMI get (more values with several endpoints) and one
  * fi_av_insert per AV that meets the peer; later contacts nothing. The
  * log: VNIs x NICs x the provider's name length + 8 B per peer contacted,

@@ -93,6 +93,10 @@ static const char *refusal_reason(void)
             "VNI's endpoints, computed from root addresses inserted in rank order";
     if (MPIDI_OFI_global.num_vnis > 1 && !MPIDI_OFI_ENABLE_AV_TABLE)
         return "several VNIs without FI_AV_TABLE: a peer's one index in every VNI's AV needs it";
+#else
+    if (MPIDI_OFI_global.num_vnis > 1)
+        return "several VNIs in one libfabric domain: first contact from any of them would "
+            "insert into the AV they share, which only every VNI's lock protects";
 #endif
     if (source_matching_safe(prov))
         return NULL;
@@ -278,14 +282,15 @@ int MPIDI_OFI_addr_publish_endpoints(void)
         /* NIC 0's AV holds my root at 0 (on_demand_init): the rest after
          * it; every other NIC's AV the whole block at 0 */
         fi_addr_t at = 1;
+        int took = MPIDI_OFI_ondemand_lock();
         mpi_errno = MPIDI_OFI_ondemand_insert_block(0, 0, mine + len, total - 1, &at, "this process's own NICs",
                                  -1);
-        MPIR_ERR_CHECK(mpi_errno);
-        for (int nic = 1; nic < total; nic++) {
+        for (int nic = 1; nic < total && !mpi_errno; nic++) {
             at = 0;
             mpi_errno = MPIDI_OFI_ondemand_insert_block(0, nic, mine, total, &at, "this process's own NICs", -1);
-            MPIR_ERR_CHECK(mpi_errno);
         }
+        MPIDI_OFI_ondemand_unlock(took);
+        MPIR_ERR_CHECK(mpi_errno);
     }
     if (MPIDI_OFI_ondemand.block_nics > 1) {
         /* NIC k of word w at w + k, in every AV (MPIDI_OFI_endpoint_addr) */

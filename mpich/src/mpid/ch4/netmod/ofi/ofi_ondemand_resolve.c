@@ -24,6 +24,8 @@ int MPIDI_OFI_ondemand_insert_block(int vni, int nic, const char *names, int n, 
     fi_addr_t got[MPIDI_OFI_MAX_NICS] = { FI_ADDR_NOTAVAIL };     /* read on failure too */
     char why[320];
 
+    /* FI_THREAD_DOMAIN: the AV's VNI is not progressed meanwhile */
+    MPID_THREAD_ASSERT_IN_CS(VCI, MPIDI_VCI(vni).lock);
     int ret = fi_av_insert(av, names, n, got, 0ULL, NULL);
     int ok = ret == n && got[0] != FI_ADDR_NOTAVAIL && got[0] <= AVRM_AVE_MAX_ADDR - n &&
         (*first == FI_ADDR_NOTAVAIL || got[0] == *first);
@@ -72,11 +74,25 @@ int MPIDI_OFI_ondemand_insert_in_every_nic(int vni, const char *names, int n, fi
     goto fn_exit;
 }
 
-/* Resolve world peer lpid: its names from PMI, then its block (its root,
- * or its NICs' endpoints) into every NIC's AV, or one log entry
- * (MPIDI_OFI_ondemand.log.on); the word stored. Holds MPIDIU_THREAD_UTIL_MUTEX. Errors
+/* The names of world peer lpid's block (root, or its NICs' endpoints)
+ * from PMI into names. Holds MPIDIU_THREAD_UTIL_MUTEX (UTIL -> PMI). */
+static int get_block_names(uint32_t lpid, unsigned char *names)
+{
+    char key[48];
+
+    snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY, lpid);
+    int mpi_errno = MPIDI_OFI_ondemand_get_names(lpid, key, names, 1);
+    if (!mpi_errno)
+        mpi_errno = MPIDI_OFI_ondemand_get_other_names(lpid, names, MPIDI_OFI_ondemand.block_nics);
+    return mpi_errno;
+}
+
+/* Resolve world peer lpid: its names from PMI (or pre, fetched before
+ * VCI 0's lock was taken; NULL: fetch them now), then its block into every
+ * NIC's AV, or one log entry (MPIDI_OFI_ondemand.log.on); the word stored.
+ * Holds MPIDIU_THREAD_UTIL_MUTEX (and VCI 0's lock without the log). Errors
  * name the peer and the call that failed. */
-static int resolve_locked(uint32_t lpid, fi_addr_t * out)
+static int resolve_locked(uint32_t lpid, const unsigned char *pre, fi_addr_t * out)
 {
     int mpi_errno = MPI_SUCCESS;
     char key[48], why[320];
@@ -121,11 +137,12 @@ static int resolve_locked(uint32_t lpid, fi_addr_t * out)
         addr = MPIDI_OFI_ondemand.log.first[e];
     } else {
         unsigned char names[MPIDI_OFI_MAX_NICS * FI_NAME_MAX];
-        mpi_errno = MPIDI_OFI_ondemand_get_names(lpid, key, names, 1);
-        if (!mpi_errno)
-            mpi_errno = MPIDI_OFI_ondemand_get_other_names(lpid, names, MPIDI_OFI_ondemand.block_nics);
-        MPIR_ERR_CHECK(mpi_errno);
-        mpi_errno = MPIDI_OFI_ondemand_insert_in_every_nic(0, (const char *) names, MPIDI_OFI_ondemand.block_nics, &addr,
+        if (!pre) {
+            mpi_errno = get_block_names(lpid, names);
+            MPIR_ERR_CHECK(mpi_errno);
+            pre = names;
+        }
+        mpi_errno = MPIDI_OFI_ondemand_insert_in_every_nic(0, (const char *) pre, MPIDI_OFI_ondemand.block_nics, &addr,
                                         "the address of rank", lpid);
         MPIR_ERR_CHECK(mpi_errno);
     }
@@ -151,7 +168,7 @@ int MPIDI_OFI_ondemand_resolve_pending_locked(uint64_t shifted, fi_addr_t * out)
     uint32_t lpid = avrm_ave_pending_lpid((avrm_ave_t) shifted << 1);
 
     if (lpid < (uint32_t) MPIR_Process.size)
-        return resolve_locked(lpid, out);
+        return resolve_locked(lpid, NULL, out);
     return MPIR_Err_create_code(MPI_SUCCESS, MPIR_ERR_RECOVERABLE, __func__, __LINE__,
                                 MPI_ERR_OTHER, "**fail", "**fail %s",
                                 "a pending address word names no rank of this world");
@@ -206,9 +223,34 @@ void MPIDI_OFI_ondemand_unlock(int took)
  * error: the job ends with its cause and why (func names the caller). */
 static int resolve(uint64_t shifted, fi_addr_t * addr, const char *why, const char *func)
 {
-    int took = MPIDI_OFI_ondemand_lock();
-    int mpi_errno = MPIDI_OFI_ondemand_resolve_pending_locked(shifted, addr);
-    MPIDI_OFI_ondemand_unlock(took);
+    uint32_t lpid = avrm_ave_pending_lpid((avrm_ave_t) shifted << 1);
+    unsigned char names[MPIDI_OFI_MAX_NICS * FI_NAME_MAX];
+    const unsigned char *pre = NULL;
+    int mpi_errno = MPI_SUCCESS;
+
+    if (lpid >= (uint32_t) MPIR_Process.size) {
+        mpi_errno = MPIR_Err_create_code(MPI_SUCCESS, MPIR_ERR_RECOVERABLE, __func__, __LINE__,
+                                         MPI_ERR_OTHER, "**fail", "**fail %s",
+                                         "a pending address word names no rank of this world");
+        goto failed;
+    }
+    if (!MPIDI_OFI_ondemand.log.on && !MPIDI_OFI_ondemand_vci_held(0)) {
+        /* the PMI round trip before VCI 0's lock, which would stall every
+         * thread's progress on VCI 0 meanwhile; a peer resolved by another
+         * thread in between costs this thread a wasted get */
+        MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+        if (avrm_ave_is_pending(avrm_av_ave(MPIDI_avrm.ctx->avs[0], lpid))) {
+            mpi_errno = get_block_names(lpid, names);
+            pre = names;
+        }
+        MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    }
+    if (!mpi_errno) {
+        int took = MPIDI_OFI_ondemand_lock();
+        mpi_errno = resolve_locked(lpid, pre, addr);
+        MPIDI_OFI_ondemand_unlock(took);
+    }
+  failed:
     if (mpi_errno && why) {
         mpi_errno = MPIR_Err_create_code(mpi_errno, MPIR_ERR_FATAL, func, __LINE__,
                                          MPI_ERR_OTHER, "**fail", "**fail %s", why);
@@ -310,10 +352,16 @@ int MPIDI_OFI_av_insert_dynamic(int ctx_idx, const void *name, size_t len, fi_ad
         goto fn_exit;
     }
     int took = MPIDI_OFI_ondemand_lock();
+    MPID_THREAD_ASSERT_IN_CS(VCI, MPIDI_VCI(0).lock);
     int ret = fi_av_insert(MPIDI_OFI_global.ctx[ctx_idx].av, name, 1, addr, 0ULL, NULL);
     MPIDI_OFI_ondemand_unlock(took);
-    MPIR_ERR_CHKANDJUMP1(ret != 1, mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s",
-                         "fi_av_insert of a dynamic peer (spawn, connect) failed");
+    if (ret != 1) {
+        char why[160];
+        snprintf(why, sizeof(why), "fi_av_insert of a dynamic peer (spawn, connect) into the AV "
+                 "of context %d returned %d (%s)", ctx_idx, ret,
+                 ret < 0 ? fi_strerror(-ret) : "count");
+        MPIR_ERR_SETANDJUMP1(mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s", why);
+    }
   fn_exit:
     return mpi_errno;
   fn_fail:
