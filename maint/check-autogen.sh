@@ -24,8 +24,8 @@ def sources(path):
 a, b = sources(sys.argv[1]), sources(sys.argv[2])
 ours = sorted(s for s in a if re.search(r'/(ch4_avrm_[a-z_]+|ofi_ondemand_[a-z]+)\.c$', s))
 print("ours", len(ours), " ".join(ours))
-print("only-patched", " ".join(sorted(a - b)))
-print("only-regenerated", " ".join(sorted(b - a)))
+print(" ".join(["only-patched"] + sorted(a - b)))
+print(" ".join(["only-regenerated"] + sorted(b - a)))
 PY
     n=$(sed -n 's/^ours \([0-9]*\).*/\1/p' "$out/sources.txt")
     [ "${n:-0}" -ge 8 ] && ok "the patched Makefile.in compiles our $n sources" ||
