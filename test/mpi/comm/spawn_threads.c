@@ -119,13 +119,7 @@ int main(int argc, char **argv)
         av_err("%d children answered wrong", spawn_errs);
     if (contact_errs)
         av_err("%d first-contact messages wrong", contact_errs);
-    av_ctx = "peers resolved";
-    if (!av_read_ull_pvar("avrm_peers_resolved", &got))
-        av_err("no MPI_T pvar avrm_peers_resolved");
-    if (expect && !strcmp(expect, "1") && got != (unsigned long long) av_wsize - 1)
-        av_err("resolved %llu peers, expected %d (each once)", got, av_wsize - 1);
-    if (expect && !strcmp(expect, "0") && got != 0)
-        av_err("resolved %llu peers with addresses exchanged at MPI_Init", got);
+    av_check_all_resolved_once();
     MPI_Comm_free(&dup_world);
     av_ctx = "";
     av_mode_done();

@@ -100,6 +100,24 @@ static int av_read_ull_pvar(const char *name, unsigned long long *v)
     return 1;
 }
 
+/* After every peer was contacted: each world peer resolved exactly once
+ * (AVTEST_EXPECT_ON_DEMAND=1: the pvar avrm_peers_resolved is n - 1, n the
+ * world's size), or none (=0: addresses exchanged at MPI_Init); unset: not
+ * checked. The pvar must exist either way. */
+static void av_check_all_resolved_once(void)
+{
+    unsigned long long got;
+    const char *expect = getenv("AVTEST_EXPECT_ON_DEMAND"), *ctx = av_ctx;
+    av_ctx = "peers resolved";
+    if (!av_read_ull_pvar("avrm_peers_resolved", &got))
+        av_err("no MPI_T pvar avrm_peers_resolved");
+    if (expect && !strcmp(expect, "1") && got != (unsigned long long) av_wsize - 1)
+        av_err("resolved %llu peers, expected %d (each once)", got, av_wsize - 1);
+    if (expect && !strcmp(expect, "0") && got != 0)
+        av_err("resolved %llu peers with addresses exchanged at MPI_Init", got);
+    av_ctx = ctx;
+}
+
 /* Index of the pvar avrm_comm_hier, or -1 (looked up once, after
  * av_find_mode_pvar). */
 static int av_comm_hier_index(void)

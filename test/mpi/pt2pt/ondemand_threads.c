@@ -65,15 +65,7 @@ int main(int argc, char **argv)
     for (int t = 1; t < NTHREADS; t++)
         if (thread_comm[t] != MPI_COMM_WORLD)
             MPI_Comm_free(&thread_comm[t]);
-    unsigned long long got;
-    if (!av_read_ull_pvar("avrm_peers_resolved", &got))
-        av_err("no MPI_T pvar avrm_peers_resolved");
-    const char *expect = getenv("AVTEST_EXPECT_ON_DEMAND");
-    av_ctx = "peers resolved";
-    if (expect && !strcmp(expect, "1") && got != (unsigned long long) av_wsize - 1)
-        av_err("resolved %llu peers, expected %d (each once)", got, av_wsize - 1);
-    if (expect && !strcmp(expect, "0") && got != 0)
-        av_err("resolved %llu peers with addresses exchanged at MPI_Init", got);
+    av_check_all_resolved_once();
     av_ctx = "";
     av_mode_done();
     return av_finalize();

@@ -109,13 +109,7 @@ int main(int argc, char **argv)
                base[0], base[1], want);
     MPI_Win_unlock(av_wrank, win);
 
-    av_ctx = "peers resolved";
-    if (!av_read_ull_pvar("avrm_peers_resolved", &got))
-        av_err("no MPI_T pvar avrm_peers_resolved");
-    if (expect && !strcmp(expect, "1") && got != (unsigned long long) n - 1)
-        av_err("resolved %llu peers, expected %d (each once)", got, n - 1);
-    if (expect && !strcmp(expect, "0") && got != 0)
-        av_err("resolved %llu peers with addresses exchanged at MPI_Init", got);
+    av_check_all_resolved_once();
     MPI_Win_free(&win);
     free(base);
     av_ctx = "";
