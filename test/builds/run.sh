@@ -40,7 +40,8 @@
 #        -fsanitize=thread, no Fortran): our threaded tests (comm/threads,
 #        pt2pt/ondemand_threads: concurrent first contact, rma/atomics_threads:
 #        first contact from fetch-and-op and compare-and-swap beside a thread
-#        progressing VCI 0, group/index_threads:
+#        progressing VCI 0, comm/spawn_threads: a spawn beside first
+#        contacts, group/index_threads:
 #        concurrent index builds) on 1 and 4 VCIs, built with
 #        MPICH_CC="gcc -fsanitize=thread". Every TSan report (one file per
 #        process: TSAN_OPTIONS log_path, OUTDIR/tsan-1vci and tsan-4vcis)

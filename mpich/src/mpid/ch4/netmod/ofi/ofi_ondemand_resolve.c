@@ -74,17 +74,35 @@ int MPIDI_OFI_ondemand_insert_in_every_nic(int vni, const char *names, int n, fi
     goto fn_exit;
 }
 
-/* The names of world peer lpid's block (root, or its NICs' endpoints)
- * from PMI into names. Holds MPIDIU_THREAD_UTIL_MUTEX (UTIL -> PMI). */
-static int get_block_names(uint32_t lpid, unsigned char *names)
+/* World peer lpid's root endpoint name from PMI into name (one get), and
+ * the names of its block (the root's, then names 1..total-1: its other
+ * NICs' or VNIs'). Hold MPIDIU_THREAD_UTIL_MUTEX (UTIL -> PMI). */
+static int get_root_name(uint32_t lpid, unsigned char *name)
 {
     char key[48];
 
     snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY, lpid);
-    int mpi_errno = MPIDI_OFI_ondemand_get_names(lpid, key, names, 1);
+    return MPIDI_OFI_ondemand_get_names(lpid, key, name, 1);
+}
+
+static int get_block_names(uint32_t lpid, unsigned char *names, int total)
+{
+    int mpi_errno = get_root_name(lpid, names);
     if (!mpi_errno)
-        mpi_errno = MPIDI_OFI_ondemand_get_other_names(lpid, names, MPIDI_OFI_ondemand.block_nics);
+        mpi_errno = MPIDI_OFI_ondemand_get_other_names(lpid, names, total);
     return mpi_errno;
+}
+
+/* The world rank a pending word (shifted right by one) names, or an error
+ * when it names none. */
+static int pending_rank(uint64_t shifted, uint32_t * lpid)
+{
+    *lpid = avrm_ave_pending_lpid((avrm_ave_t) shifted << 1);
+    if (*lpid < (uint32_t) MPIR_Process.size)
+        return MPI_SUCCESS;
+    return MPIR_Err_create_code(MPI_SUCCESS, MPIR_ERR_RECOVERABLE, __func__, __LINE__,
+                                MPI_ERR_OTHER, "**fail", "**fail %s",
+                                "a pending address word names no rank of this world");
 }
 
 /* Resolve world peer lpid: its names from PMI (or pre, fetched before
@@ -95,7 +113,7 @@ static int get_block_names(uint32_t lpid, unsigned char *names)
 static int resolve_locked(uint32_t lpid, const unsigned char *pre, fi_addr_t * out)
 {
     int mpi_errno = MPI_SUCCESS;
-    char key[48], why[320];
+    char why[320];
     avrm_ave_t w = avrm_av_ave(MPIDI_avrm.ctx->avs[0], lpid);
     fi_addr_t addr = FI_ADDR_NOTAVAIL;
     MPL_time_t t0, t1;
@@ -107,7 +125,6 @@ static int resolve_locked(uint32_t lpid, const unsigned char *pre, fi_addr_t * o
         *out = avrm_ave_addr(w);
         return MPI_SUCCESS;
     }
-    snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY, lpid);
     if (MPIDI_OFI_ondemand.log.on) {
         /* appended, filled, dropped on a failure: no other thread sees it
          * meanwhile (UTIL held) */
@@ -115,9 +132,7 @@ static int resolve_locked(uint32_t lpid, const unsigned char *pre, fi_addr_t * o
         mpi_errno = MPIDI_OFI_ondemand_log_append(MPIDI_OFI_ondemand.block_nics, &e);
         MPIR_ERR_CHECK(mpi_errno);
         unsigned char *names = (unsigned char *) MPIDI_OFI_ondemand_log_entry(e);
-        mpi_errno = MPIDI_OFI_ondemand_get_names(lpid, key, names, 1);
-        if (!mpi_errno)
-            mpi_errno = MPIDI_OFI_ondemand_get_other_names(lpid, names, MPIDI_OFI_ondemand.log.slots);
+        mpi_errno = get_block_names(lpid, names, MPIDI_OFI_ondemand.log.slots);
         if (!mpi_errno && MPIDI_OFI_ondemand.log.dynamic && MPIDI_OFI_ondemand_log_find(names, e) >= 0) {
             /* logged as a dynamic peer (its root name in every VNI's slot)
              * before this resolution: the VNIs' AVs that replayed it hold
@@ -138,7 +153,7 @@ static int resolve_locked(uint32_t lpid, const unsigned char *pre, fi_addr_t * o
     } else {
         unsigned char names[MPIDI_OFI_MAX_NICS * FI_NAME_MAX];
         if (!pre) {
-            mpi_errno = get_block_names(lpid, names);
+            mpi_errno = get_block_names(lpid, names, MPIDI_OFI_ondemand.block_nics);
             MPIR_ERR_CHECK(mpi_errno);
             pre = names;
         }
@@ -165,13 +180,10 @@ static int resolve_locked(uint32_t lpid, const unsigned char *pre, fi_addr_t * o
  * UTIL mutex. */
 int MPIDI_OFI_ondemand_resolve_pending_locked(uint64_t shifted, fi_addr_t * out)
 {
-    uint32_t lpid = avrm_ave_pending_lpid((avrm_ave_t) shifted << 1);
+    uint32_t lpid;
+    int mpi_errno = pending_rank(shifted, &lpid);
 
-    if (lpid < (uint32_t) MPIR_Process.size)
-        return resolve_locked(lpid, NULL, out);
-    return MPIR_Err_create_code(MPI_SUCCESS, MPIR_ERR_RECOVERABLE, __func__, __LINE__,
-                                MPI_ERR_OTHER, "**fail", "**fail %s",
-                                "a pending address word names no rank of this world");
+    return mpi_errno ? mpi_errno : resolve_locked(lpid, NULL, out);
 }
 
 /* Whether this thread holds VCI vni's lock (the send, receive and RMA
@@ -223,24 +235,18 @@ void MPIDI_OFI_ondemand_unlock(int took)
  * error: the job ends with its cause and why (func names the caller). */
 static int resolve(uint64_t shifted, fi_addr_t * addr, const char *why, const char *func)
 {
-    uint32_t lpid = avrm_ave_pending_lpid((avrm_ave_t) shifted << 1);
     unsigned char names[MPIDI_OFI_MAX_NICS * FI_NAME_MAX];
     const unsigned char *pre = NULL;
-    int mpi_errno = MPI_SUCCESS;
+    uint32_t lpid;
+    int mpi_errno = pending_rank(shifted, &lpid);
 
-    if (lpid >= (uint32_t) MPIR_Process.size) {
-        mpi_errno = MPIR_Err_create_code(MPI_SUCCESS, MPIR_ERR_RECOVERABLE, __func__, __LINE__,
-                                         MPI_ERR_OTHER, "**fail", "**fail %s",
-                                         "a pending address word names no rank of this world");
-        goto failed;
-    }
-    if (!MPIDI_OFI_ondemand.log.on && !MPIDI_OFI_ondemand_vci_held(0)) {
+    if (!mpi_errno && !MPIDI_OFI_ondemand.log.on && !MPIDI_OFI_ondemand_vci_held(0)) {
         /* the PMI round trip before VCI 0's lock, which would stall every
          * thread's progress on VCI 0 meanwhile; a peer resolved by another
          * thread in between costs this thread a wasted get */
         MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
         if (avrm_ave_is_pending(avrm_av_ave(MPIDI_avrm.ctx->avs[0], lpid))) {
-            mpi_errno = get_block_names(lpid, names);
+            mpi_errno = get_block_names(lpid, names, MPIDI_OFI_ondemand.block_nics);
             pre = names;
         }
         MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
@@ -250,7 +256,6 @@ static int resolve(uint64_t shifted, fi_addr_t * addr, const char *why, const ch
         mpi_errno = resolve_locked(lpid, pre, addr);
         MPIDI_OFI_ondemand_unlock(took);
     }
-  failed:
     if (mpi_errno && why) {
         mpi_errno = MPIR_Err_create_code(mpi_errno, MPIR_ERR_FATAL, func, __LINE__,
                                          MPI_ERR_OTHER, "**fail", "**fail %s", why);
@@ -431,11 +436,9 @@ static int world_root_name(uint32_t r, char *buf, size_t * len)
     w = MPIDIU_av_word(MPIDIU_lpid_to_av(0, (int) r));
     if (!avrm_ave_is_pending(w))
         return MPIDI_OFI_av_name(MPIDI_OFI_get_ctx_index(NULL, 0, 0), avrm_ave_addr(w), buf, len);
-    char key[48];
-    snprintf(key, sizeof(key), MPIDI_OFI_BC_KEY, r);
     MPIR_Assert(*len >= MPIDI_OFI_global.addrnamelen);
     MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    mpi_errno = MPIDI_OFI_ondemand_get_names(r, key, (unsigned char *) buf, 1);
+    mpi_errno = get_root_name(r, (unsigned char *) buf);
     MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
     *len = MPIDI_OFI_global.addrnamelen;
     return mpi_errno;
