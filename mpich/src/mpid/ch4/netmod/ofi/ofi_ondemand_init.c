@@ -46,6 +46,20 @@ cvars:
         then take another sender's message: the test that shows it runs
         with this). The other reasons to exchange at MPI_Init still hold.
 
+    - name        : MPIR_CVAR_AVRM_JOB_KEY
+      category    : CH4_AVRM
+      type        : string
+      default     : ""
+      class       : none
+      verbosity   : MPI_T_VERBOSITY_MPIDEV_DETAIL
+      scope       : MPI_T_SCOPE_ALL_EQ
+      description : >-
+        Testing only: the text this job's key is made of in place of the
+        PMI job id (the key names the job in the upids the connect and
+        spawn paths exchange, and its active messages' sender ids). Two
+        connected jobs given the same text collide: the test that shows
+        the collision is reported runs with this.
+
 === END_MPI_T_CVAR_INFO_BLOCK ===
 */
 

@@ -374,11 +374,12 @@ int MPIDI_OFI_av_insert_dynamic(int ctx_idx, const void *name, size_t len, fi_ad
 }
 
 /* A upid (the name the spawn and connect paths exchange for a process) is
- * its root endpoint's name followed by this trailer: the job's key
- * (FNV-1a of MPIR_pmi_job_id), its world rank in that job (UINT32_MAX for
- * a process outside this process's world), a magic word. A process of
- * this world, reached through a port, is then found as the world's rank,
- * never as a second, dynamic identity, whether or not it was contacted. */
+ * its root endpoint's name followed by this trailer: the job's key (FNV-1a
+ * of MPIR_pmi_job_id, or of MPIR_CVAR_AVRM_JOB_KEY: testing), its world
+ * rank in that job (UINT32_MAX for a process outside this process's
+ * world), a magic word. A process of this world, reached through a port,
+ * is then found as the world's rank, never as a second, dynamic identity,
+ * whether or not it was contacted. */
 #define UPID_MAGIC 0x31525641u  /* "AVR1" */
 typedef struct {
     uint64_t job_key;
@@ -392,13 +393,98 @@ static uint64_t job_key(void)
     uint64_t h = __atomic_load_n(&key, __ATOMIC_RELAXED);
 
     if (!h) {
+        const char *id = MPIR_CVAR_AVRM_JOB_KEY && *MPIR_CVAR_AVRM_JOB_KEY ?
+            MPIR_CVAR_AVRM_JOB_KEY : MPIR_pmi_job_id();
         h = 14695981039346656037ull;
-        for (const char *c = MPIR_pmi_job_id(); c && *c; c++)
+        for (const char *c = id; c && *c; c++)
             h = (h ^ (unsigned char) *c) * 1099511628211ull;
         h |= 1;                 /* never 0: 0 means not computed */
         __atomic_store_n(&key, h, __ATOMIC_RELAXED);
     }
     return h;
+}
+
+/* The AM header's name of this process's endpoints (MPIDI_OFI_am_src_id):
+ * the job's key folded to 24 bits, above the world rank (< 2^24), nic and
+ * vni. Unique in a receiver's eyes only if the jobs it hears from fold to
+ * different bits: check_am_job checks each job a process learns of. */
+static uint32_t am_job_bits(uint64_t key)
+{
+    return (uint32_t) ((key ^ key >> 24 ^ key >> 48) & 0xffffff);
+}
+
+uint64_t MPIDI_OFI_am_src_id_base(void)
+{
+    return (uint64_t) am_job_bits(job_key()) << 40 | (uint64_t) MPIR_Process.rank << 16;
+}
+
+/* The other jobs' keys this process has met in upids (UTIL mutex), freed at
+ * MPI_Finalize. */
+static struct {
+    uint64_t *keys;
+    int n, cap;
+} met_jobs;
+
+static int met_jobs_free(void *unused)
+{
+    MPL_free(met_jobs.keys);
+    memset(&met_jobs, 0, sizeof(met_jobs));
+    return MPI_SUCCESS;
+}
+
+/* A process of another job (key; same_key: a job of this job's id but
+ * other names, e.g. two launchers' jobs) is about to become a peer: its AM
+ * ids must differ from every job's this process can hear from, or their
+ * active messages would merge their sequence streams here (a silent hang).
+ * A collision ends the job naming both keys: the connect's other processes
+ * may be inside its broadcasts, where an error returned here would leave
+ * them. O(jobs met). */
+static int check_am_job(uint64_t key, int same_key)
+{
+    int mpi_errno = MPI_SUCCESS;
+    uint64_t clash = 0;
+    int known = 0;
+
+    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    if (same_key || am_job_bits(key) == am_job_bits(job_key()))
+        clash = job_key();
+    for (int i = 0; i < met_jobs.n && !clash && !known; i++) {
+        if (met_jobs.keys[i] == key)
+            known = 1;
+        else if (am_job_bits(met_jobs.keys[i]) == am_job_bits(key))
+            clash = met_jobs.keys[i];
+    }
+    if (!clash && !known) {
+        if (met_jobs.n == met_jobs.cap) {
+            int cap = met_jobs.cap ? 2 * met_jobs.cap : 4;
+            uint64_t *k = MPL_realloc(met_jobs.keys, cap * sizeof(*k), MPL_MEM_ADDRESS);
+            if (!k) {
+                MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+                MPIR_ERR_SETANDJUMP2(mpi_errno, MPI_ERR_OTHER, "**nomem2", "**nomem2 %d %s",
+                                     (int) (cap * sizeof(*k)), "the keys of connected jobs");
+            }
+            if (!met_jobs.keys)
+                MPIR_Add_finalize(met_jobs_free, NULL, MPIR_FINALIZE_CALLBACK_PRIO - 1);
+            met_jobs.keys = k;
+            met_jobs.cap = cap;
+        }
+        met_jobs.keys[met_jobs.n++] = key;
+    }
+    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    if (clash) {
+        char why[200];
+        snprintf(why, sizeof(why), "a connected job (key %016" PRIx64 ") and %s (key %016"
+                 PRIx64 ") share the AM sender id bits %06x: their active messages would "
+                 "merge here, so the job ends", key, clash == job_key() ? "this job" :
+                 "another connected job", clash, am_job_bits(key));
+        mpi_errno = MPIR_Err_create_code(MPI_SUCCESS, MPIR_ERR_FATAL, __func__, __LINE__,
+                                         MPI_ERR_OTHER, "**fail", "**fail %s", why);
+        MPIR_Handle_fatal_error(NULL, __func__, mpi_errno);
+    }
+  fn_exit:
+    return mpi_errno;
+  fn_fail:
+    goto fn_exit;
 }
 
 size_t MPIDI_OFI_upid_trailer_size(void)
@@ -488,11 +574,14 @@ int MPIDI_OFI_upid_world_rank(const char *upid, int size, int *name_len, int *ra
     *name_len = size - (int) sizeof(t);
     /* the same job's key and a rank of this world: the name must be that
      * rank's too (two jobs can share a job id: launchers on two hosts) */
-    if (t.job_key != job_key() || t.rank >= (uint32_t) MPIR_Process.size)
-        return MPI_SUCCESS;
-    mpi_errno = world_name_is(t.rank, upid, (size_t) *name_len, &same);
+    if (t.job_key == job_key() && t.rank < (uint32_t) MPIR_Process.size)
+        mpi_errno = world_name_is(t.rank, upid, (size_t) *name_len, &same);
     if (!mpi_errno && same)
         *rank = (int) t.rank;
+    else if (!mpi_errno && t.rank != UINT32_MAX)
+        /* a process of another job (UINT32_MAX: a peer its sender relayed,
+         * whose job the trailer does not name) */
+        mpi_errno = check_am_job(t.job_key, t.job_key == job_key());
     return mpi_errno;
 }
 
