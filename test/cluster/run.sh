@@ -22,6 +22,9 @@
 #   first built by `make -C BUILDDIR mpich-pmix` (make check sets both).
 # Fault: a rank killed on node2 during a 2x4 job: mpiexec must exit nonzero
 #   with an error report and leave no process on any host (fault.sh).
+# Two jobs: two mpiexecs on node1 meet through a port, with distinct job
+#   keys and with one key (MPIR_CVAR_AVRM_JOB_KEY): the collision of their
+#   AM sender ids is reported, never otherwise (jobkey.sh).
 # Each job is one line PASS/FAIL; test/mpi and MPICH's suite add their own
 # counts. Where namespaces cannot be made, nothing runs: each job is a SKIP
 # line with the runs it would have made (one, or for test/mpi and MPICH's
@@ -135,6 +138,9 @@ build_hostmap() {  # PREFIX EXE
 mpiexec=$prefix/bin/mpiexec
 hostmap=$out/hostmap
 build_hostmap "$prefix" "$hostmap"
+jobkey=$out/jobkey
+[ -n "$dry" ] || "$prefix/bin/mpicc" -std=c11 -Wall -O2 -o "$jobkey" "$here/jobkey.c" > "$jobkey.build.log" 2>&1 ||
+    { cat "$jobkey.build.log"; echo "FAIL $jobkey (build)"; fail=$((fail + 1)); }
 leftover_before=$(ls -d "${TMPDIR:-/tmp}"/avcluster.* 2>/dev/null | wc -l)
 
 # --- hydra: 4 layouts -------------------------------------------------------
@@ -241,6 +247,9 @@ fi
 
 # --- fault: kill one rank on node2 mid-job ---------------------------------------
 job "fault: rank killed on node2" exit0 -n 2 -s 4 -p block -- "$here/fault.sh" "$mpiexec" "$hostmap"
+
+# --- two jobs of two mpiexecs through a port: their AM sender ids ---------------
+job "two jobs: AM sender id collision reported" exit0 -n 2 -s 4 -p block -- "$here/jobkey.sh" "$mpiexec" "$jobkey"
 
 # --- nothing left behind ---------------------------------------------------------
 n=$(ls -d "${TMPDIR:-/tmp}"/avcluster.* 2>/dev/null | wc -l)

@@ -51,14 +51,15 @@ cvars:
       type        : string
       default     : ""
       class       : none
-      verbosity   : MPI_T_VERBOSITY_MPIDEV_DETAIL
+      verbosity   : MPI_T_VERBOSITY_USER_DETAIL
       scope       : MPI_T_SCOPE_ALL_EQ
       description : >-
-        Testing only: the text this job's key is made of in place of the
-        PMI job id (the key names the job in the upids the connect and
-        spawn paths exchange, and its active messages' sender ids). Two
-        connected jobs given the same text collide: the test that shows
-        the collision is reported runs with this.
+        The text this job's key is made of in place of the PMI job id (the
+        key names the job in the upids the connect and spawn paths
+        exchange, and its active messages' sender ids, 24 bits of it).
+        Two connected jobs whose keys fold to the same 24 bits are warned
+        about when they connect: another text here for one of them cures
+        it (the same text for both makes them collide, as a test does).
 
 === END_MPI_T_CVAR_INFO_BLOCK ===
 */

@@ -375,7 +375,7 @@ int MPIDI_OFI_av_insert_dynamic(int ctx_idx, const void *name, size_t len, fi_ad
 
 /* A upid (the name the spawn and connect paths exchange for a process) is
  * its root endpoint's name followed by this trailer: the job's key (FNV-1a
- * of MPIR_pmi_job_id, or of MPIR_CVAR_AVRM_JOB_KEY: testing), its world
+ * of MPIR_pmi_job_id, or of MPIR_CVAR_AVRM_JOB_KEY), its world
  * rank in that job (UINT32_MAX for a process outside this process's
  * world), a magic word. A process of this world, reached through a port,
  * is then found as the world's rank, never as a second, dynamic identity,
@@ -434,11 +434,13 @@ static int met_jobs_free(void *unused)
 
 /* A process of another job (key; same_key: a job of this job's id but
  * other names, e.g. two launchers' jobs) is about to become a peer: its AM
- * ids must differ from every job's this process can hear from, or their
- * active messages would merge their sequence streams here (a silent hang).
- * A collision ends the job naming both keys: the connect's other processes
- * may be inside its broadcasts, where an error returned here would leave
- * them. O(jobs met). */
+ * ids should differ from every job's this process can hear from, or their
+ * active messages would merge their sequence streams here (a hang or
+ * misordered active messages, should both send to this process). A
+ * collision is reported once per job on stderr and the connection goes on:
+ * ending the job here leaves the other side of 4.0.2's connect handshake
+ * waiting (both mpiexecs hung when tried), and an error returned here
+ * would leave the connect's other processes in its broadcasts. O(jobs met). */
 static int check_am_job(uint64_t key, int same_key)
 {
     int mpi_errno = MPI_SUCCESS;
@@ -446,15 +448,14 @@ static int check_am_job(uint64_t key, int same_key)
     int known = 0;
 
     MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    if (same_key || am_job_bits(key) == am_job_bits(job_key()))
+    for (int i = 0; i < met_jobs.n && !known; i++)
+        known = met_jobs.keys[i] == key;
+    if (!known && (same_key || am_job_bits(key) == am_job_bits(job_key())))
         clash = job_key();
-    for (int i = 0; i < met_jobs.n && !clash && !known; i++) {
-        if (met_jobs.keys[i] == key)
-            known = 1;
-        else if (am_job_bits(met_jobs.keys[i]) == am_job_bits(key))
+    for (int i = 0; i < met_jobs.n && !clash && !known; i++)
+        if (am_job_bits(met_jobs.keys[i]) == am_job_bits(key))
             clash = met_jobs.keys[i];
-    }
-    if (!clash && !known) {
+    if (!known) {
         if (met_jobs.n == met_jobs.cap) {
             int cap = met_jobs.cap ? 2 * met_jobs.cap : 4;
             uint64_t *k = MPL_realloc(met_jobs.keys, cap * sizeof(*k), MPL_MEM_ADDRESS);
@@ -471,16 +472,13 @@ static int check_am_job(uint64_t key, int same_key)
         met_jobs.keys[met_jobs.n++] = key;
     }
     MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    if (clash) {
-        char why[200];
-        snprintf(why, sizeof(why), "a connected job (key %016" PRIx64 ") and %s (key %016"
-                 PRIx64 ") share the AM sender id bits %06x: their active messages would "
-                 "merge here, so the job ends", key, clash == job_key() ? "this job" :
-                 "another connected job", clash, am_job_bits(key));
-        mpi_errno = MPIR_Err_create_code(MPI_SUCCESS, MPIR_ERR_FATAL, __func__, __LINE__,
-                                         MPI_ERR_OTHER, "**fail", "**fail %s", why);
-        MPIR_Handle_fatal_error(NULL, __func__, mpi_errno);
-    }
+    if (clash)
+        MPL_error_printf("MPICH (avrm) warning, world rank %d: a connected job (key %016" PRIx64
+                         ") and %s (key %016" PRIx64 ") share the AM sender id bits %06x: "
+                         "active messages of both to this process may be misordered or hang "
+                         "(MPIR_CVAR_AVRM_JOB_KEY sets a job's key)\n", MPIR_Process.rank, key,
+                         clash == job_key() ? "this job" : "another connected job", clash,
+                         am_job_bits(key));
   fn_exit:
     return mpi_errno;
   fn_fail:
