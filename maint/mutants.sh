@@ -1,5 +1,5 @@
 #!/bin/sh
-# Each fix of issue 53 undone in a built tree, one at a time, and the test
+# Each fix of issue 53 (and issue 54's split_type path) undone in a built tree, one at a time, and the test
 # that guards it run against the result: the test must FAIL (make
 # check-mutants; not in make check: each mutant relinks and installs libmpi
 # twice, ~3 min). The tree is the build of make mpich (default) or make
@@ -23,14 +23,17 @@ mkdir -p "$3" && out=$(cd "$3" && pwd) || exit 2
 shift 3
 top=$(cd "$(dirname "$0")/.." && pwd)
 f=src/mpid/ch4/netmod/ofi/ofi_ondemand_resolve.c
+g=src/mpid/ch4/src/ch4_avrm_split.c
 
 # NAME @ build @ file @ perl substitution (must change the file) @
-# AVTEST_CONFIGS @ tests (runtests.sh arguments) @ issue 53 item (its Why list)
+# AVTEST_CONFIGS @ tests (runtests.sh arguments) @ issue.item (53: its Why list; 54: What to build)
 mutants="
-one-identity@default@$f@s/if \(t\.job_key != job_key\(\) \|\|/if (1 || t.job_key != job_key() ||/@rxm@comm/connect_world@1: a world peer reached through a port is the world's rank, not a dynamic one
-insert-lock@vci@$f@s/int took = !MPIDI_OFI_ondemand\.log\.on &&/int took = 0 \&\& !MPIDI_OFI_ondemand.log.on \&\&/@rxm@rma/atomics_threads comm/spawn_threads@2: an insert into VNI 0's AV holds VCI 0's lock
-errors-returned@default@$f@s/ : NULL, __func__\);/ : \"mutant: every failure aborts\", __func__);/@twonics@comm/nic_count@4: a failed first contact is the call's error
-root-names@default@$f@s/    if \(avtid == 0\)\n        return world_root_name/    if (0 \&\& avtid == 0)\n        return world_root_name/@rxm@comm/spawn_threads@5: the spawn root names its members without contacting them
+one-identity@default@$f@s/if \(t\.job_key != job_key\(\) \|\|/if (1 || t.job_key != job_key() ||/@rxm@comm/connect_world@53.1: a world peer reached through a port is the world's rank, not a dynamic one
+insert-lock@vci@$f@s/int took = !MPIDI_OFI_ondemand\.log\.on &&/int took = 0 \&\& !MPIDI_OFI_ondemand.log.on \&\&/@rxm@rma/atomics_threads comm/spawn_threads@53.2: an insert into VNI 0's AV holds VCI 0's lock
+errors-returned@default@$f@s/ : NULL, __func__\);/ : \"mutant: every failure aborts\", __func__);/@twonics@comm/nic_count@53.4: a failed first contact is the call's error
+root-names@default@$f@s/    if \(avtid == 0\)\n        return world_root_name/    if (0 \&\& avtid == 0)\n        return world_root_name/@rxm@comm/spawn_threads@53.5: the spawn root names its members without contacting them
+split-type-affine@default@$g@s/fs\[1\] = reverse \? -up : up;/fs[1] = up;/@oddeven block3@comm/split_type@54.3: split_type SHARED from the node hierarchy keeps the keys' order (a formula map)
+split-type-list@default@$g@s/reverse \? rev : \(const int32_t \*\) h->words/(const int32_t *) h->words/@block3@comm/split_type@54.3: split_type SHARED from the node hierarchy keeps the keys' order (a list map)
 "
 [ $# -eq 0 ] || { sel=" $* "; mutants=$(echo "$mutants" | while IFS='@' read -r n rest; do
     case $sel in *" $n "*) echo "$n@$rest" ;; esac; done); }
@@ -63,7 +66,7 @@ while IFS='@' read -r name build file subst configs tests item; do
     cp -p "$src/$file" "$out/orig.c"
     perl -0pi -e "$subst" "$src/$file"
     if cmp -s "$src/$file" "$out/orig.c"; then
-        echo "MISSED $name: the substitution no longer matches $file (item $item)"
+        echo "MISSED $name: the substitution no longer matches $file ($item)"
         missed=$((missed + 1)); continue
     fi
     restore="$src $obj $file"
@@ -78,13 +81,13 @@ while IFS='@' read -r name build file subst configs tests item; do
     # shellcheck disable=SC2086
     AVTEST_CONFIGS=$configs "$top/test/mpi/runtests.sh" "$prefix" "$out/$name.control" $tests > "$out/$name.control.log" 2>&1
     if ! tail -1 "$out/$name.control.log" | grep -q ', 0 failed'; then
-        echo "MISSED $name (item $item): the restored tree fails too: $out/$name.control.log"
+        echo "MISSED $name ($item): the restored tree fails too: $out/$name.control.log"
         missed=$((missed + 1))
     elif tail -1 "$out/$name.log" | grep -Eq ', [1-9][0-9]* failed'; then
-        echo "caught $name (item $item): $(grep -E '^FAIL' "$out/$name.log" | cut -d' ' -f2-4 | tr '\n' ';')"
+        echo "caught $name ($item): $(grep -E '^FAIL' "$out/$name.log" | cut -d' ' -f2-4 | tr '\n' ';')"
         caught=$((caught + 1))
     else
-        echo "MISSED $name (item $item): $(tail -1 "$out/$name.log")"
+        echo "MISSED $name ($item): $(tail -1 "$out/$name.log")"
         missed=$((missed + 1))
     fi
 done <<EOF

@@ -1,73 +1,149 @@
-/* MPI_Comm_split_type(MPI_COMM_TYPE_SHARED): the node communicators
- * partition world, keep key order, and agree with MPI_Get_processor_name
- * being equal within each (emulated cliques may split one host further).
- * Also MPI_UNDEFINED and a split_type of a reordered parent. */
+/* MPI_Comm_split_type(MPI_COMM_TYPE_SHARED): each process's node
+ * communicator holds exactly the parent's processes on its node, ordered by
+ * (key, parent rank), against a reference the test computes itself: the
+ * node of a world rank from the placement's CVARs by MPICH's documented
+ * clique rules (MPIR_CVAR_NOLOCAL, _ODD_EVEN_CLIQUES, _NUM_CLIQUES with or
+ * without _CLIQUES_BY_BLOCK), else from MPI_Get_processor_name. Keys that
+ * keep parent order (equal, rank + c), reverse it (c - rank), or neither
+ * (taken by MPICH's splits); MPI_UNDEFINED; a reordered parent; MPICH's
+ * topology hint. The pvar avrm_comm_split_types_from_hier says which calls
+ * our node-hierarchy path settled. */
 #include "avtest.h"
+#include "avtest_mode.h"
 
-static void check_partition(MPI_Comm parent, MPI_Comm node, int key_reversed)
+/* the node of world rank w by the placement's CVARs, or -1 (one host per
+ * processor name) */
+static int placement_node(int w)
 {
-    /* every parent rank learns the node comm's rank-0 world rank (its id)
-     * and the node size; members of one node must list themselves in key order */
-    int n, r;
-    MPI_Comm_size(node, &n);
-    MPI_Comm_rank(node, &r);
-    int *members = malloc(sizeof(int) * (size_t) n);
-    MPI_Allgather(&av_wrank, 1, MPI_INT, members, 1, MPI_INT, node);
-    for (int i = 1; i < n; i++)
-        if (key_reversed ? members[i] > members[i - 1] : members[i] < members[i - 1])
-            av_err("node order: rank %d world %d after world %d", i, members[i], members[i - 1]);
-    if (members[r] != av_wrank)
-        av_err("node allgather slot %d is %d", r, members[r]);
-    av_check_comm(node, members, n);
+    const char *e = getenv("MPIR_CVAR_NOLOCAL");
+    if (e && atoi(e))
+        return w;
+    int k = 0;
+    if ((e = getenv("MPIR_CVAR_NUM_CLIQUES")))
+        k = atoi(e);
+    if ((e = getenv("MPIR_CVAR_ODD_EVEN_CLIQUES")) && atoi(e))
+        k = 2;
+    if (k > av_wsize)
+        k = av_wsize;
+    if (k < 2)
+        return -1;
+    if (!((e = getenv("MPIR_CVAR_CLIQUES_BY_BLOCK")) && atoi(e)))
+        return w % k;
+    int q = av_wsize / k, rem = av_wsize % k;
+    return w < (q + 1) * rem ? w / (q + 1) : (w - rem) / q;
+}
 
-    /* partition: sum of sizes over distinct nodes == parent size */
-    int pn, id = members[0], *ids;
+/* the reference: the world ranks of this process's node communicator of
+ * parent (key: this process's key), in order; returns its size */
+static int expected_node(MPI_Comm parent, int key, int **out)
+{
+    int pn, pr;
     MPI_Comm_size(parent, &pn);
-    ids = malloc(sizeof(int) * (size_t) pn);
-    MPI_Allgather(&id, 1, MPI_INT, ids, 1, MPI_INT, parent);
-    int *cnt = calloc((size_t) av_wsize, sizeof(int));
-    for (int i = 0; i < pn; i++)
-        cnt[ids[i]]++;
-    if (cnt[id] != n)
-        av_err("node of world %d: %d parent ranks name it, node size %d", id, cnt[id], n);
-
-    /* processor names equal within the node */
-    char name[MPI_MAX_PROCESSOR_NAME] = {0}, *names;
+    MPI_Comm_rank(parent, &pr);
+    int mine[2] = { av_wrank, key }, *all = malloc(sizeof(int) * 2 * (size_t) pn);
+    char name[MPI_MAX_PROCESSOR_NAME] = { 0 }, *names;
     int len;
     MPI_Get_processor_name(name, &len);
-    names = malloc((size_t) n * MPI_MAX_PROCESSOR_NAME);
-    MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, node);
+    names = malloc((size_t) pn * MPI_MAX_PROCESSOR_NAME);
+    MPI_Allgather(mine, 2, MPI_INT, all, 2, MPI_INT, parent);
+    MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME,
+                  MPI_CHAR, parent);
+    int *colors = malloc(sizeof(int) * (size_t) pn), *keys = malloc(sizeof(int) * (size_t) pn);
+    for (int i = 0; i < pn; i++) {
+        int node = placement_node(all[2 * i]);
+        if (node < 0)   /* by name: the first parent rank of that name */
+            for (node = 0; strcmp(names + (size_t) node * MPI_MAX_PROCESSOR_NAME,
+                                  names + (size_t) i * MPI_MAX_PROCESSOR_NAME); node++);
+        colors[i] = node;
+        keys[i] = all[2 * i + 1];
+    }
+    int *members = malloc(sizeof(int) * (size_t) pn);
+    int n = av_split_members(colors, keys, pn, colors[pr], members);
     for (int i = 0; i < n; i++)
-        if (strcmp(names + (size_t) i * MPI_MAX_PROCESSOR_NAME, name) != 0)
-            av_err("node member %d runs on %s, I run on %s", i, names + (size_t) i * MPI_MAX_PROCESSOR_NAME, name);
-    av_check_rma(node, members, n);
+        members[i] = all[2 * members[i]];
+    *out = members;
+    free(keys);
+    free(colors);
     free(names);
-    free(cnt);
-    free(ids);
-    free(members);
+    free(all);
+    return n;
+}
+
+/* node of parent by MPI_Comm_split_type(SHARED, key, info): the members
+ * against the reference; messages and RMA over it; the pvar grew by
+ * `settled` (1 on our path, 0 on MPICH's; -1: not checked) */
+static void check_node(MPI_Comm parent, int key, MPI_Info info, int settled)
+{
+    MPI_Comm node;
+    unsigned long long before = 0, after = 0;
+    int *want, n, has = av_read_ull_pvar("avrm_comm_split_types_from_hier", &before);
+    int wn = expected_node(parent, key, &want);
+
+    MPI_Comm_split_type(parent, MPI_COMM_TYPE_SHARED, key, info, &node);
+    av_read_ull_pvar("avrm_comm_split_types_from_hier", &after);
+    MPI_Comm_size(node, &n);
+    if (n != wn)
+        av_err("node communicator of %d processes, the reference has %d", n, wn);
+    else
+        av_check_comm(node, want, n);   /* members, order, messages */
+    av_check_rma(node, want, wn < n ? wn : n);
+    if (has && settled >= 0 && after - before != (unsigned long long) settled &&
+        !getenv("AVTEST_STOCK"))
+        av_err("avrm_comm_split_types_from_hier grew by %llu, want %d", after - before, settled);
+    MPI_Comm_free(&node);
+    free(want);
 }
 
 int main(int argc, char **argv)
 {
     av_init(&argc, &argv);
-    MPI_Comm node, rev, c;
+    av_find_mode_pvar();
+    MPI_Comm rev, c;
+    MPI_Info hint;
+    /* our path unless MPIR_CVAR_AVRM_SPLIT_MIN_SIZE=0 (MPICH's way always) */
+    const char *m = getenv("MPIR_CVAR_AVRM_SPLIT_MIN_SIZE");
+    int ours = !(m && atoi(m) <= 0);
 
-    av_ctx = "split_type shared";
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    check_partition(MPI_COMM_WORLD, node, 0);
-    MPI_Comm_free(&node);
-
-    av_ctx = "split_type shared, reversed keys";
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, -av_wrank, MPI_INFO_NULL, &node);
-    check_partition(MPI_COMM_WORLD, node, 1);
-    MPI_Comm_free(&node);
+    av_ctx = "split_type shared, key 0";
+    check_node(MPI_COMM_WORLD, 0, MPI_INFO_NULL, ours);
+    av_ctx = "split_type shared, key rank + 7";
+    check_node(MPI_COMM_WORLD, av_wrank + 7, MPI_INFO_NULL, ours);
+    av_ctx = "split_type shared, key -rank (reversed)";
+    check_node(MPI_COMM_WORLD, -av_wrank, MPI_INFO_NULL, ours);
+    av_ctx = "split_type shared, key rank / 2 (MPICH's way)";
+    check_node(MPI_COMM_WORLD, av_wrank / 2, MPI_INFO_NULL, av_wsize > 2 ? 0 : -1);
+    av_ctx = "split_type shared, key (rank * 5) % size (MPICH's way)";
+    check_node(MPI_COMM_WORLD, (av_wrank * 5) % av_wsize, MPI_INFO_NULL, -1);
 
     av_ctx = "split_type shared of reversed parent";
     MPI_Comm_split(MPI_COMM_WORLD, 0, av_wsize - av_wrank, &rev);
-    MPI_Comm_split_type(rev, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-    check_partition(rev, node, 1);
-    MPI_Comm_free(&node);
+    check_node(rev, 0, MPI_INFO_NULL, ours);
+    av_ctx = "split_type shared of reversed parent, key its rank";
+    int rr;
+    MPI_Comm_rank(rev, &rr);
+    check_node(rev, rr, MPI_INFO_NULL, ours);
     MPI_Comm_free(&rev);
+
+    /* a parent in a scattered order (world rank * 5 mod P where 5 is
+     * coprime with P): a node's members are no run of its ranks, so the
+     * node map is a list (the TABLE form), in order and reversed */
+    if (av_wsize % 5) {
+        MPI_Comm perm;
+        int pr;
+        MPI_Comm_split(MPI_COMM_WORLD, 0, (av_wrank * 5) % av_wsize, &perm);
+        MPI_Comm_rank(perm, &pr);
+        av_ctx = "split_type shared of a scattered parent";
+        check_node(perm, 0, MPI_INFO_NULL, ours);
+        av_ctx = "split_type shared of a scattered parent, key -rank";
+        check_node(perm, -pr, MPI_INFO_NULL, ours);
+        MPI_Comm_free(&perm);
+    }
+
+    av_ctx = "split_type shared, MPICH's topology hint";
+    MPI_Info_create(&hint);
+    MPI_Info_set(hint, "shmem_topo", "machine");
+    check_node(MPI_COMM_WORLD, 0, hint, 0);
+    MPI_Info_free(&hint);
 
     av_ctx = "split_type undefined";
     MPI_Comm_split_type(MPI_COMM_WORLD, av_wrank % 2 ? MPI_UNDEFINED : MPI_COMM_TYPE_SHARED,

@@ -18,6 +18,15 @@
  * regular parent); the op and its datatype are made once, at MPI_Init. A
  * form that does not hold costs those words before the gather.
  *
+ * MPI_Comm_split_type(SHARED) (MPID_Comm_split_type_node, called by
+ * ch4_comm.c before MPICH's two splits): one allreduce of a 56-byte vote
+ * (every process asks SHARED, no "shmem_topo" hint, the keys keep or
+ * reverse parent order, the parent's node hierarchy is known), then the
+ * context id; the node communicator's map is a formula over the parent's
+ * (its node's members: BLOCK, CYCLIC, RUNS, a TABLE node of one stride) or
+ * the TABLE's list of this node's members. Any other call pays the vote,
+ * then MPICH's splits.
+ *
  * Thread safety: a collective of the parent, as MPI_Comm_split; the map
  * build is a libavrm writer, under MPIDIU_THREAD_UTIL_MUTEX.
  */
@@ -44,17 +53,25 @@ cvars:
         ranks or repeat with a period, and the keys keep or reverse parent
         order, each process exchanges O(log P) words and builds its new
         rank map as a formula. Below 64 MPICH's gather moves fewer bytes
-        (bench/results/split). 0: always gather, as MPICH does.
+        (bench/results/split). MPI_Comm_split_type(SHARED) takes the
+        node communicator from the parent's node hierarchy at any size
+        after one small vote. 0: both as MPICH does.
 
 === END_MPI_T_CVAR_INFO_BLOCK ===
 */
 
-/* splits this process settled without a gather (pvar avrm_comm_splits_no_gather) */
-static unsigned long long splits_no_gather;
+/* splits this process settled without a gather (pvar avrm_comm_splits_no_gather),
+ * split_type calls from the node hierarchy (avrm_comm_split_types_from_hier) */
+static unsigned long long splits_no_gather, split_types_from_hier;
 
 static void get_splits(void *addr, void *obj, int count, void *buf)
 {
     *(unsigned long long *) buf = __atomic_load_n(&splits_no_gather, __ATOMIC_RELAXED);
+}
+
+static void get_split_types(void *addr, void *obj, int count, void *buf)
+{
+    *(unsigned long long *) buf = __atomic_load_n(&split_types_from_hier, __ATOMIC_RELAXED);
 }
 
 /* A communicator whose splits needed the gather SKIP_AFTER times in a row
@@ -120,6 +137,13 @@ int MPIDI_avrm_split_init(void)
                               get_splits, NULL, "CH4_AVRM",
                               "MPI_Comm_split calls this process settled without gathering "
                               "the parent's colours and keys (MPIR_CVAR_AVRM_SPLIT_MIN_SIZE)");
+    MPIR_T_PVAR_REGISTER_impl(MPI_T_PVAR_CLASS_COUNTER, MPI_UNSIGNED_LONG_LONG,
+                              "avrm_comm_split_types_from_hier", &dummy, 1, MPI_T_ENUM_NULL,
+                              MPI_T_VERBOSITY_USER_BASIC, MPI_T_BIND_NO_OBJECT,
+                              MPIR_T_PVAR_FLAG_READONLY | MPIR_T_PVAR_FLAG_CONTINUOUS,
+                              get_split_types, NULL, "CH4_AVRM",
+                              "MPI_Comm_split_type(SHARED) calls this process settled from the "
+                              "parent's node hierarchy, without MPICH's two splits");
     gathers_hint = MPIR_Comm_register_hint(0, "avrm_split_gathers", NULL,
                                            MPIR_COMM_HINT_TYPE_INT, 0, 0);
     MPIR_Add_finalize(split_finalize, NULL, MPIR_FINALIZE_CALLBACK_PRIO - 1);
@@ -219,23 +243,21 @@ static int agree(MPIR_Comm * comm, avrm_split_ck_t me, int bad_color, avrm_split
     return mpi_errno;
 }
 
-/* The new communicator of this process's colour, its map a formula: the
- * map is built first, so that a failure leaves no communicator; until the
- * communicator exists a failure gives the context id back. */
-static int create(MPIR_Comm * comm, const avrm_split_form_t * f, MPIR_Context_id_t ctx_id,
-                  MPIR_Comm ** newcomm_ptr)
+/* The new communicator of n processes, this one newrank, its map built by
+ * build(comm's map, arg, &map): the map is built first, so that a failure
+ * leaves no communicator; until the communicator exists a failure gives the
+ * context id back. */
+typedef avrm_status_t (*build_fn) (const avrm_rankmap_t * parent, const void *arg, uint32_t n,
+                                   avrm_rankmap_t * out);
+static int create(MPIR_Comm * comm, build_fn build, const void *arg, uint32_t n,
+                  uint32_t newrank, MPIR_Context_id_t ctx_id, MPIR_Comm ** newcomm_ptr)
 {
     int mpi_errno = MPI_SUCCESS;
-    int64_t first, stride;
-    uint32_t n, newrank;
     avrm_rankmap_t map;
     MPIR_Comm *c = NULL;
 
-    avrm_split_group(f, (uint32_t) comm->rank, (uint32_t) comm->local_size, &first, &stride, &n,
-                     &newrank);
     MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    avrm_status_t st = avrm_map_build_affine(MPIDI_avrm.ctx, &MPIDI_COMM(comm, map), first,
-                                             stride, n, &map);
+    avrm_status_t st = build(&MPIDI_COMM(comm, map), arg, n, &map);
     MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
     mpi_errno = MPIR_avrm_err(st, "split communicator rank map");
     if (mpi_errno) {
@@ -273,6 +295,21 @@ static int create(MPIR_Comm * comm, const avrm_split_form_t * f, MPIR_Context_id
     return mpi_errno;
 }
 
+/* builds: parent ranks first + i * stride (arg: int64_t[2]), or a list
+ * (arg: n parent ranks) */
+static avrm_status_t build_affine(const avrm_rankmap_t * parent, const void *arg, uint32_t n,
+                                  avrm_rankmap_t * out)
+{
+    const int64_t *fs = arg;
+    return avrm_map_build_affine(MPIDI_avrm.ctx, parent, fs[0], fs[1], n, out);
+}
+
+static avrm_status_t build_list(const avrm_rankmap_t * parent, const void *arg, uint32_t n,
+                                avrm_rankmap_t * out)
+{
+    return avrm_map_build(MPIDI_avrm.ctx, parent, arg, n, out);
+}
+
 int MPID_Comm_split_regular(MPIR_Comm * comm, int color, int key, int check_colors,
                             MPIR_Comm ** newcomm_ptr, int *done)
 {
@@ -301,8 +338,94 @@ int MPID_Comm_split_regular(MPIR_Comm * comm, int color, int key, int check_colo
     mpi_errno = MPIR_Get_contextid_sparse(comm, &ctx_id, color == MPI_UNDEFINED);
     MPIR_ERR_CHECK(mpi_errno);
     __atomic_fetch_add(&splits_no_gather, 1, __ATOMIC_RELAXED);
-    if (color != MPI_UNDEFINED)
-        mpi_errno = create(comm, &f, ctx_id, newcomm_ptr);
+    if (color != MPI_UNDEFINED) {
+        int64_t fs[2];
+        uint32_t n, newrank;
+        avrm_split_group(&f, (uint32_t) comm->rank, (uint32_t) comm->local_size, &fs[0], &fs[1],
+                         &n, &newrank);
+        mpi_errno = create(comm, build_affine, fs, n, newrank, ctx_id, newcomm_ptr);
+    }
   fn_fail:
     return mpi_errno;
+}
+
+/* MPI_Comm_split_type(SHARED)'s vote: the maxima over the parent of these
+ * (a minimum as the maximum of its negation) */
+enum { V_KEY, V_NKEY, V_UP, V_NUP, V_DOWN, V_NDOWN, V_OTHER, V_N };
+
+int MPID_Comm_split_type_node(MPIR_Comm * comm, int split_type, int key, MPIR_Info * info,
+                              MPIR_Comm ** newcomm_ptr, int *done)
+{
+    int mpi_errno = MPI_SUCCESS;
+    MPIR_Errflag_t errflag = MPIR_ERR_NONE;
+    const avrm_hier_t *h = &comm->hier;
+    int64_t v[V_N], r = comm->rank, fs[2];
+    int32_t *rev = NULL;
+    uint32_t n = h->local_size, me = 0;
+    int flag = 0;
+    MPIR_Context_id_t ctx_id = 0;
+
+    *done = 0;
+    if (comm->comm_kind != MPIR_COMM_KIND__INTRACOMM || MPIR_CVAR_AVRM_SPLIT_MIN_SIZE <= 0)
+        return MPI_SUCCESS;
+    if (info) {
+        char val[MPI_MAX_INFO_VAL + 1];
+        MPIR_Info_get_impl(info, "shmem_topo", MPI_MAX_INFO_VAL, val, &flag);
+    }
+    /* this node's members in parent order (a formula but in the TABLE
+     * form, a list there unless it is one); the keys keep that order
+     * (equal, or key - rank the same everywhere) or reverse it (key + rank) */
+    int64_t first = avrm_hier_local_member(h, 0);
+    int64_t up = n > 1 ? (int64_t) avrm_hier_local_member(h, 1) - first : 1;
+    int affine = h->form != AVRM_HIER_TABLE;
+    if (!affine) {
+        affine = 1;
+        for (uint32_t i = 1; i < n && affine; i++)
+            affine = (int64_t) avrm_hier_local_member(h, i) == first + up * i;
+    }
+    if (h->form != AVRM_HIER_NONE)
+        me = avrm_hier_local_index(h, (uint32_t) r);
+    if (!affine) {
+        /* a list in reverse order, should the keys ask for it */
+        rev = MPL_malloc(n * sizeof(*rev), MPL_MEM_COMM);
+        for (uint32_t i = 0; rev && i < n; i++)
+            rev[i] = (int32_t) h->words[n - 1 - i];
+    }
+    v[V_KEY] = key;
+    v[V_NKEY] = -(int64_t) key;
+    v[V_UP] = key - r;
+    v[V_NUP] = r - key;
+    v[V_DOWN] = key + r;
+    v[V_NDOWN] = -(key + r);
+    /* what takes MPICH's way: another type (MPI_UNDEFINED), MPICH's
+     * topology hint, no node information, no memory for the list */
+    v[V_OTHER] = split_type != MPI_COMM_TYPE_SHARED || flag || h->form == AVRM_HIER_NONE ||
+        (!affine && !rev);
+    mpi_errno = MPIR_Allreduce(MPI_IN_PLACE, v, V_N, MPI_INT64_T, MPI_MAX, comm, &errflag);
+    MPIR_ERR_CHECK(mpi_errno);
+    MPIR_ERR_CHKANDJUMP(errflag, mpi_errno, MPI_ERR_OTHER, "**coll_fail");
+    int keep = v[V_KEY] == -v[V_NKEY] || v[V_UP] == -v[V_NUP];
+    int reverse = !keep && v[V_DOWN] == -v[V_NDOWN];
+    if (v[V_OTHER] || (!keep && !reverse))
+        goto fn_exit;   /* every process saw the same maxima: all take MPICH's way */
+
+    *done = 1;
+    *newcomm_ptr = NULL;
+    mpi_errno = MPIR_Get_contextid_sparse(comm, &ctx_id, FALSE);
+    MPIR_ERR_CHECK(mpi_errno);
+    __atomic_fetch_add(&split_types_from_hier, 1, __ATOMIC_RELAXED);
+    if (affine) {
+        fs[0] = reverse ? first + up * (n - 1) : first;
+        fs[1] = reverse ? -up : up;
+        mpi_errno = create(comm, build_affine, fs, n, reverse ? n - 1 - me : me, ctx_id,
+                           newcomm_ptr);
+    } else {
+        mpi_errno = create(comm, build_list, reverse ? rev : (const int32_t *) h->words, n,
+                           reverse ? n - 1 - me : me, ctx_id, newcomm_ptr);
+    }
+  fn_exit:
+    MPL_free(rev);
+    return mpi_errno;
+  fn_fail:
+    goto fn_exit;
 }
