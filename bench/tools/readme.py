@@ -203,7 +203,8 @@ def split_rows():
         return float(r["recv_bytes_mean"]) - float(d["recv_bytes_mean"])
     out = []
     for shape, what in (("oddeven", "odd/even `MPI_Comm_split`"), ("rows", "`MPI_Comm_split` into cart rows"),
-                        ("randcolor", "`MPI_Comm_split`, random colours (gathered)")):
+                        ("randcolor", "`MPI_Comm_split`, random colours (gathered)"),
+                        ("shared", "`MPI_Comm_split_type(SHARED)`")):
         cells = [" / ".join("%.0f" % net(lib, shape, p) for p in pts) + " B" for lib in ("ours", "stock")]
         out.append([f"{what}: bytes received per process beyond `MPI_Comm_dup`'s, P = "
                     f"{' / '.join(map(str, pts))}, {PROVIDER}, every peer on the netmod"]
