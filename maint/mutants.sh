@@ -28,7 +28,7 @@ g=src/mpid/ch4/src/ch4_avrm_split.c
 # NAME @ build @ file @ perl substitution (must change the file) @
 # AVTEST_CONFIGS @ tests (runtests.sh arguments) @ issue.item (53: its Why list; 54: What to build)
 mutants="
-one-identity@default@$f@s/if \(t\.job_key != job_key\(\) \|\|/if (1 || t.job_key != job_key() ||/@rxm@comm/connect_world@53.1: a world peer reached through a port is the world's rank, not a dynamic one
+one-identity@default@$f@s/if \(t\.job_key == job_key\(\) \&\& t\.rank/if (0 \&\& t.job_key == job_key() \&\& t.rank/@rxm@comm/connect_world@53.1: a world peer reached through a port is the world's rank, not a dynamic one
 insert-lock@vci@$f@s/int took = !MPIDI_OFI_ondemand\.log\.on &&/int took = 0 \&\& !MPIDI_OFI_ondemand.log.on \&\&/@rxm@rma/atomics_threads comm/spawn_threads@53.2: an insert into VNI 0's AV holds VCI 0's lock
 errors-returned@default@$f@s/ : NULL, __func__\);/ : \"mutant: every failure aborts\", __func__);/@twonics@comm/nic_count@53.4: a failed first contact is the call's error
 root-names@default@$f@s/    if \(avtid == 0\)\n        return world_root_name/    if (0 \&\& avtid == 0)\n        return world_root_name/@rxm@comm/spawn_threads@53.5: the spawn root names its members without contacting them

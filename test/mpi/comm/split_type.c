@@ -5,7 +5,8 @@
  * clique rules (MPIR_CVAR_NOLOCAL, _ODD_EVEN_CLIQUES, _NUM_CLIQUES with or
  * without _CLIQUES_BY_BLOCK), else from MPI_Get_processor_name. Keys that
  * keep parent order (equal, rank + c), reverse it (c - rank), or neither
- * (taken by MPICH's splits); MPI_UNDEFINED; a reordered parent; MPICH's
+ * (taken by MPICH's splits); MPI_UNDEFINED at odd ranks; reversed,
+ * scattered and interleaved parents (the hierarchy's TABLE form); MPICH's
  * topology hint. The pvar avrm_comm_split_types_from_hier says which calls
  * our node-hierarchy path settled. */
 #include "avtest.h"
@@ -34,33 +35,34 @@ static int placement_node(int w)
 }
 
 /* the reference: the world ranks of this process's node communicator of
- * parent (key: this process's key), in order; returns its size */
-static int expected_node(MPI_Comm parent, int key, int **out)
+ * parent (key: this process's key; in: whether it asks SHARED, not
+ * MPI_UNDEFINED), in order; returns its size */
+static int expected_node(MPI_Comm parent, int key, int in, int **out)
 {
     int pn, pr;
     MPI_Comm_size(parent, &pn);
     MPI_Comm_rank(parent, &pr);
-    int mine[2] = { av_wrank, key }, *all = malloc(sizeof(int) * 2 * (size_t) pn);
+    int mine[3] = { av_wrank, key, in }, *all = malloc(sizeof(int) * 3 * (size_t) pn);
     char name[MPI_MAX_PROCESSOR_NAME] = { 0 }, *names;
     int len;
     MPI_Get_processor_name(name, &len);
     names = malloc((size_t) pn * MPI_MAX_PROCESSOR_NAME);
-    MPI_Allgather(mine, 2, MPI_INT, all, 2, MPI_INT, parent);
+    MPI_Allgather(mine, 3, MPI_INT, all, 3, MPI_INT, parent);
     MPI_Allgather(name, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, names, MPI_MAX_PROCESSOR_NAME,
                   MPI_CHAR, parent);
     int *colors = malloc(sizeof(int) * (size_t) pn), *keys = malloc(sizeof(int) * (size_t) pn);
     for (int i = 0; i < pn; i++) {
-        int node = placement_node(all[2 * i]);
+        int node = placement_node(all[3 * i]);
         if (node < 0)   /* by name: the first parent rank of that name */
             for (node = 0; strcmp(names + (size_t) node * MPI_MAX_PROCESSOR_NAME,
                                   names + (size_t) i * MPI_MAX_PROCESSOR_NAME); node++);
-        colors[i] = node;
-        keys[i] = all[2 * i + 1];
+        colors[i] = all[3 * i + 2] ? node : -1 - i;     /* out: a colour of its own */
+        keys[i] = all[3 * i + 1];
     }
     int *members = malloc(sizeof(int) * (size_t) pn);
     int n = av_split_members(colors, keys, pn, colors[pr], members);
     for (int i = 0; i < n; i++)
-        members[i] = all[2 * members[i]];
+        members[i] = all[3 * members[i]];
     *out = members;
     free(keys);
     free(colors);
@@ -77,7 +79,10 @@ static void check_node(MPI_Comm parent, int key, MPI_Info info, int settled)
     MPI_Comm node;
     unsigned long long before = 0, after = 0;
     int *want, n, has = av_read_ull_pvar("avrm_comm_split_types_from_hier", &before);
-    int wn = expected_node(parent, key, &want);
+    int wn = expected_node(parent, key, 1, &want);
+
+    if (!has && settled >= 0 && !getenv("AVTEST_STOCK"))
+        av_err("no pvar avrm_comm_split_types_from_hier in this library");
 
     MPI_Comm_split_type(parent, MPI_COMM_TYPE_SHARED, key, info, &node);
     av_read_ull_pvar("avrm_comm_split_types_from_hier", &after);
@@ -112,7 +117,7 @@ int main(int argc, char **argv)
     check_node(MPI_COMM_WORLD, -av_wrank, MPI_INFO_NULL, ours);
     av_ctx = "split_type shared, key rank / 2 (MPICH's way)";
     check_node(MPI_COMM_WORLD, av_wrank / 2, MPI_INFO_NULL, av_wsize > 2 ? 0 : -1);
-    av_ctx = "split_type shared, key (rank * 5) % size (MPICH's way)";
+    av_ctx = "split_type shared, key (rank * 5) % size (ours where it keeps order: P = 4)";
     check_node(MPI_COMM_WORLD, (av_wrank * 5) % av_wsize, MPI_INFO_NULL, -1);
 
     av_ctx = "split_type shared of reversed parent";
@@ -124,19 +129,63 @@ int main(int argc, char **argv)
     check_node(rev, rr, MPI_INFO_NULL, ours);
     MPI_Comm_free(&rev);
 
-    /* a parent in a scattered order (world rank * 5 mod P where 5 is
-     * coprime with P): a node's members are no run of its ranks, so the
-     * node map is a list (the TABLE form), in order and reversed */
-    if (av_wsize % 5) {
+    /* parents in which a node's members are no run of ranks, so that the
+     * hierarchy takes the TABLE form: world rank * m mod P (m = 2 for odd
+     * P: under block3 at 9 two nodes of stride 2, a formula, and one list;
+     * under oddeven at 9 two lists), and the first two nodes of the
+     * placement interleaved (block3: stride-2 nodes) */
+    int mul = av_wsize % 2 ? 2 : 5;
+    if (mul % av_wsize > 1) {
         MPI_Comm perm;
         int pr;
-        MPI_Comm_split(MPI_COMM_WORLD, 0, (av_wrank * 5) % av_wsize, &perm);
+        MPI_Comm_split(MPI_COMM_WORLD, 0, (av_wrank * mul) % av_wsize, &perm);
         MPI_Comm_rank(perm, &pr);
         av_ctx = "split_type shared of a scattered parent";
         check_node(perm, 0, MPI_INFO_NULL, ours);
         av_ctx = "split_type shared of a scattered parent, key -rank";
         check_node(perm, -pr, MPI_INFO_NULL, ours);
         MPI_Comm_free(&perm);
+    }
+    if (placement_node(0) >= 0) {
+        /* position in: a0 b0 a1 b1 ... (the nodes of ranks 0 and of the
+         * first rank elsewhere), then the rest in world order */
+        int a = placement_node(0), b = -1, pos = 0, ia = 0, ib = 0, na = 0, nb = 0, pr;
+        int *order = malloc(sizeof(int) * (size_t) av_wsize);
+        for (int w = 0; w < av_wsize; w++) {
+            int nd = placement_node(w);
+            if (nd != a && b < 0)
+                b = nd;
+            na += nd == a;
+            nb += nd == b;
+        }
+        int *as = malloc(sizeof(int) * (size_t) (na + 1)), *bs = malloc(sizeof(int) * (size_t) (nb + 1));
+        na = nb = 0;
+        for (int w = 0; w < av_wsize; w++) {
+            if (placement_node(w) == a)
+                as[na++] = w;
+            else if (placement_node(w) == b)
+                bs[nb++] = w;
+        }
+        while (ia < na || ib < nb) {
+            if (ia < na)
+                order[as[ia++]] = pos++;
+            if (ib < nb)
+                order[bs[ib++]] = pos++;
+        }
+        for (int w = 0; w < av_wsize; w++)
+            if (placement_node(w) != a && placement_node(w) != b)
+                order[w] = pos++;
+        MPI_Comm perm;
+        MPI_Comm_split(MPI_COMM_WORLD, 0, order[av_wrank], &perm);
+        MPI_Comm_rank(perm, &pr);
+        av_ctx = "split_type shared of a parent interleaving two nodes";
+        check_node(perm, 0, MPI_INFO_NULL, ours);
+        av_ctx = "split_type shared of a parent interleaving two nodes, key -rank";
+        check_node(perm, -pr, MPI_INFO_NULL, ours);
+        MPI_Comm_free(&perm);
+        free(bs);
+        free(as);
+        free(order);
     }
 
     av_ctx = "split_type shared, MPICH's topology hint";
@@ -146,23 +195,22 @@ int main(int argc, char **argv)
     MPI_Info_free(&hint);
 
     av_ctx = "split_type undefined";
+    int *want, wn = expected_node(MPI_COMM_WORLD, 0, av_wrank % 2 == 0, &want);
     MPI_Comm_split_type(MPI_COMM_WORLD, av_wrank % 2 ? MPI_UNDEFINED : MPI_COMM_TYPE_SHARED,
                         0, MPI_INFO_NULL, &c);
     if (av_wrank % 2) {
         if (c != MPI_COMM_NULL)
             av_err("MPI_UNDEFINED gave a communicator");
     } else {
-        /* only even ranks: node comms over them */
+        /* the even ranks of this node, in world order */
         int n;
         MPI_Comm_size(c, &n);
-        int *m = malloc(sizeof(int) * (size_t) n);
-        MPI_Allgather(&av_wrank, 1, MPI_INT, m, 1, MPI_INT, c);
-        for (int i = 0; i < n; i++)
-            if (m[i] % 2)
-                av_err("odd world rank %d in even-only node comm", m[i]);
-        av_check_comm(c, m, n);
-        free(m);
+        if (n != wn)
+            av_err("node communicator of %d processes, the reference has %d", n, wn);
+        else
+            av_check_comm(c, want, n);
         MPI_Comm_free(&c);
     }
+    free(want);
     return av_finalize();
 }
