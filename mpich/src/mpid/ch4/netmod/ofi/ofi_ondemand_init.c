@@ -59,7 +59,10 @@ cvars:
         exchange, and its active messages' sender ids, 24 bits of it).
         Two connected jobs whose keys fold to the same 24 bits are warned
         about when they connect: another text here for one of them cures
-        it (the same text for both makes them collide, as a test does).
+        it. Spawned children inherit it from the launcher's environment
+        and then share their parent's key: set it on jobs that connect
+        through ports (the same text for two of them makes them collide,
+        as a test does).
 
 === END_MPI_T_CVAR_INFO_BLOCK ===
 */

@@ -440,10 +440,10 @@ static int met_jobs_free(void *unused)
  * collision is reported once per job on stderr and the connection goes on:
  * ending the job here leaves the other side of 4.0.2's connect handshake
  * waiting (both mpiexecs hung when tried), and an error returned here
- * would leave the connect's other processes in its broadcasts. O(jobs met). */
-static int check_am_job(uint64_t key, int same_key)
+ * would leave the connect's other processes in its broadcasts. O(jobs met);
+ * best effort: no memory to remember a job leaves it unchecked. */
+static void check_am_job(uint64_t key, int same_key)
 {
-    int mpi_errno = MPI_SUCCESS;
     uint64_t clash = 0;
     int known = 0;
 
@@ -457,19 +457,20 @@ static int check_am_job(uint64_t key, int same_key)
             clash = met_jobs.keys[i];
     if (!known) {
         if (met_jobs.n == met_jobs.cap) {
+            /* no memory: the job goes unregistered (a later collision with
+             * it goes unreported); an error here would leave the connect's
+             * other processes in its broadcasts */
             int cap = met_jobs.cap ? 2 * met_jobs.cap : 4;
             uint64_t *k = MPL_realloc(met_jobs.keys, cap * sizeof(*k), MPL_MEM_ADDRESS);
-            if (!k) {
-                MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-                MPIR_ERR_SETANDJUMP2(mpi_errno, MPI_ERR_OTHER, "**nomem2", "**nomem2 %d %s",
-                                     (int) (cap * sizeof(*k)), "the keys of connected jobs");
-            }
-            if (!met_jobs.keys)
+            if (k && !met_jobs.keys)
                 MPIR_Add_finalize(met_jobs_free, NULL, MPIR_FINALIZE_CALLBACK_PRIO - 1);
-            met_jobs.keys = k;
-            met_jobs.cap = cap;
+            if (k) {
+                met_jobs.keys = k;
+                met_jobs.cap = cap;
+            }
         }
-        met_jobs.keys[met_jobs.n++] = key;
+        if (met_jobs.n < met_jobs.cap)
+            met_jobs.keys[met_jobs.n++] = key;
     }
     MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
     if (clash)
@@ -479,10 +480,6 @@ static int check_am_job(uint64_t key, int same_key)
                          "(MPIR_CVAR_AVRM_JOB_KEY sets a job's key)\n", MPIR_Process.rank, key,
                          clash == job_key() ? "this job" : "another connected job", clash,
                          am_job_bits(key));
-  fn_exit:
-    return mpi_errno;
-  fn_fail:
-    goto fn_exit;
 }
 
 size_t MPIDI_OFI_upid_trailer_size(void)
@@ -579,7 +576,7 @@ int MPIDI_OFI_upid_world_rank(const char *upid, int size, int *name_len, int *ra
     else if (!mpi_errno && t.rank != UINT32_MAX)
         /* a process of another job (UINT32_MAX: a peer its sender relayed,
          * whose job the trailer does not name) */
-        mpi_errno = check_am_job(t.job_key, t.job_key == job_key());
+        check_am_job(t.job_key, t.job_key == job_key());
     return mpi_errno;
 }
 
