@@ -99,11 +99,31 @@ static void check_node(MPI_Comm parent, int key, MPI_Info info, int settled)
     free(want);
 }
 
+/* the world reordered (this process at position pos of MPI_Comm_split's
+ * key) as the parent, with key 0 and with its rank times sign (1: parent
+ * order, -1: reversed) */
+static void check_parent(int pos, const char *what, int sign, int ours)
+{
+    static char ctx[160];
+    MPI_Comm parent;
+    int pr;
+
+    MPI_Comm_split(MPI_COMM_WORLD, 0, pos, &parent);
+    MPI_Comm_rank(parent, &pr);
+    snprintf(ctx, sizeof(ctx), "split_type shared of %s", what);
+    av_ctx = ctx;
+    check_node(parent, 0, MPI_INFO_NULL, ours);
+    snprintf(ctx, sizeof(ctx), "split_type shared of %s, key %s", what,
+             sign > 0 ? "its rank" : "-rank");
+    check_node(parent, sign * pr, MPI_INFO_NULL, ours);
+    MPI_Comm_free(&parent);
+}
+
 int main(int argc, char **argv)
 {
     av_init(&argc, &argv);
     av_find_mode_pvar();
-    MPI_Comm rev, c;
+    MPI_Comm c;
     MPI_Info hint;
     /* our path unless MPIR_CVAR_AVRM_SPLIT_MIN_SIZE=0 (MPICH's way always) */
     const char *m = getenv("MPIR_CVAR_AVRM_SPLIT_MIN_SIZE");
@@ -120,14 +140,7 @@ int main(int argc, char **argv)
     av_ctx = "split_type shared, key (rank * 5) % size (ours where it keeps order: P = 4)";
     check_node(MPI_COMM_WORLD, (av_wrank * 5) % av_wsize, MPI_INFO_NULL, -1);
 
-    av_ctx = "split_type shared of reversed parent";
-    MPI_Comm_split(MPI_COMM_WORLD, 0, av_wsize - av_wrank, &rev);
-    check_node(rev, 0, MPI_INFO_NULL, ours);
-    av_ctx = "split_type shared of reversed parent, key its rank";
-    int rr;
-    MPI_Comm_rank(rev, &rr);
-    check_node(rev, rr, MPI_INFO_NULL, ours);
-    MPI_Comm_free(&rev);
+    check_parent(av_wsize - av_wrank, "reversed parent", 1, ours);
 
     /* parents in which a node's members are no run of ranks, so that the
      * hierarchy takes the TABLE form: world rank * m mod P (m = 2 for odd
@@ -135,36 +148,20 @@ int main(int argc, char **argv)
      * under oddeven at 9 two lists), and the first two nodes of the
      * placement interleaved (block3: stride-2 nodes) */
     int mul = av_wsize % 2 ? 2 : 5;
-    if (mul % av_wsize > 1) {
-        MPI_Comm perm;
-        int pr;
-        MPI_Comm_split(MPI_COMM_WORLD, 0, (av_wrank * mul) % av_wsize, &perm);
-        MPI_Comm_rank(perm, &pr);
-        av_ctx = "split_type shared of a scattered parent";
-        check_node(perm, 0, MPI_INFO_NULL, ours);
-        av_ctx = "split_type shared of a scattered parent, key -rank";
-        check_node(perm, -pr, MPI_INFO_NULL, ours);
-        MPI_Comm_free(&perm);
-    }
+    if (mul % av_wsize > 1)
+        check_parent((av_wrank * mul) % av_wsize, "a scattered parent", -1, ours);
     if (placement_node(0) >= 0) {
-        /* position in: a0 b0 a1 b1 ... (the nodes of ranks 0 and of the
+        /* position in: a0 b0 a1 b1 ... (the nodes of rank 0 and of the
          * first rank elsewhere), then the rest in world order */
-        int a = placement_node(0), b = -1, pos = 0, ia = 0, ib = 0, na = 0, nb = 0, pr;
+        int a = placement_node(0), b = -1, pos = 0, ia = 0, ib = 0, na = 0, nb = 0;
         int *order = malloc(sizeof(int) * (size_t) av_wsize);
+        int *as = malloc(sizeof(int) * (size_t) av_wsize), *bs = malloc(sizeof(int) * (size_t) av_wsize);
         for (int w = 0; w < av_wsize; w++) {
             int nd = placement_node(w);
-            if (nd != a && b < 0)
-                b = nd;
-            na += nd == a;
-            nb += nd == b;
-        }
-        int *as = malloc(sizeof(int) * (size_t) (na + 1)), *bs = malloc(sizeof(int) * (size_t) (nb + 1));
-        na = nb = 0;
-        for (int w = 0; w < av_wsize; w++) {
-            if (placement_node(w) == a)
+            if (nd == a)
                 as[na++] = w;
-            else if (placement_node(w) == b)
-                bs[nb++] = w;
+            else if (b < 0 || nd == b)
+                bs[nb++] = w, b = nd;
         }
         while (ia < na || ib < nb) {
             if (ia < na)
@@ -175,14 +172,7 @@ int main(int argc, char **argv)
         for (int w = 0; w < av_wsize; w++)
             if (placement_node(w) != a && placement_node(w) != b)
                 order[w] = pos++;
-        MPI_Comm perm;
-        MPI_Comm_split(MPI_COMM_WORLD, 0, order[av_wrank], &perm);
-        MPI_Comm_rank(perm, &pr);
-        av_ctx = "split_type shared of a parent interleaving two nodes";
-        check_node(perm, 0, MPI_INFO_NULL, ours);
-        av_ctx = "split_type shared of a parent interleaving two nodes, key -rank";
-        check_node(perm, -pr, MPI_INFO_NULL, ours);
-        MPI_Comm_free(&perm);
+        check_parent(order[av_wrank], "a parent interleaving two nodes", -1, ours);
         free(bs);
         free(as);
         free(order);

@@ -414,14 +414,14 @@ int MPID_Comm_split_type_node(MPIR_Comm * comm, int split_type, int key, MPIR_In
     mpi_errno = MPIR_Get_contextid_sparse(comm, &ctx_id, FALSE);
     MPIR_ERR_CHECK(mpi_errno);
     __atomic_fetch_add(&split_types_from_hier, 1, __ATOMIC_RELAXED);
+    uint32_t newrank = reverse ? n - 1 - me : me;
     if (affine) {
         fs[0] = reverse ? first + up * (n - 1) : first;
         fs[1] = reverse ? -up : up;
-        mpi_errno = create(comm, build_affine, fs, n, reverse ? n - 1 - me : me, ctx_id,
-                           newcomm_ptr);
+        mpi_errno = create(comm, build_affine, fs, n, newrank, ctx_id, newcomm_ptr);
     } else {
         mpi_errno = create(comm, build_list, reverse ? rev : (const int32_t *) h->words, n,
-                           reverse ? n - 1 - me : me, ctx_id, newcomm_ptr);
+                           newrank, ctx_id, newcomm_ptr);
     }
   fn_exit:
     MPL_free(rev);

@@ -448,13 +448,15 @@ static void check_am_job(uint64_t key, int same_key)
     int known = 0;
 
     MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    for (int i = 0; i < met_jobs.n && !known; i++)
+    for (int i = 0; i < met_jobs.n && !known; i++) {
         known = met_jobs.keys[i] == key;
-    if (!known && (same_key || am_job_bits(key) == am_job_bits(job_key())))
-        clash = job_key();
-    for (int i = 0; i < met_jobs.n && !clash && !known; i++)
-        if (am_job_bits(met_jobs.keys[i]) == am_job_bits(key))
+        if (!clash && am_job_bits(met_jobs.keys[i]) == am_job_bits(key))
             clash = met_jobs.keys[i];
+    }
+    if (known)
+        clash = 0;      /* reported when it was met */
+    else if (same_key || am_job_bits(key) == am_job_bits(job_key()))
+        clash = job_key();
     if (!known) {
         if (met_jobs.n == met_jobs.cap) {
             /* no memory: the job goes unregistered (a later collision with
