@@ -1,5 +1,5 @@
 #!/bin/sh
-# Each fix of issue 53 (and issue 54's split_type path) undone in a built tree, one at a time, and the test
+# Each fix of issue 53 (and issue 54's split_type and sorted paths) undone in a built tree, one at a time, and the test
 # that guards it run against the result: the test must FAIL (make
 # check-mutants; not in make check: each mutant relinks and installs libmpi
 # twice, ~3 min). The tree is the build of make mpich (default) or make
@@ -33,10 +33,11 @@ insert-lock@vci@$f@s/int took = !MPIDI_OFI_ondemand\.log\.on &&/int took = 0 \&\
 errors-returned@default@$f@s/ : NULL, __func__\);/ : \"mutant: every failure aborts\", __func__);/@twonics@comm/nic_count@53.4: a failed first contact is the call's error
 root-names@default@$f@s/    if \(avtid == 0\)\n        return world_root_name/    if (0 \&\& avtid == 0)\n        return world_root_name/@rxm@comm/spawn_threads@53.5: the spawn root names its members without contacting them
 split-type-affine@default@$g@s/fs\[1\] = reverse \? -up : up;/fs[1] = up;/@oddeven block3@comm/split_type@54.3: split_type SHARED from the node hierarchy keeps the keys' order (a formula map)
+split-sorted-order@default@$g@s/    reverse\(run, 0, n\);\n//@nolocal@comm/split_regular@54.2: a sorted split's members in their run's order
 split-type-list@default@$g@s/reverse \? rev : \(const int32_t \*\) h->words/(const int32_t *) h->words/@block3@comm/split_type@54.3: split_type SHARED from the node hierarchy keeps the keys' order (a list map)
 "
-[ $# -eq 0 ] || { sel=" $* "; mutants=$(echo "$mutants" | while IFS='@' read -r n rest; do
-    case $sel in *" $n "*) echo "$n@$rest" ;; esac; done); }
+[ $# -eq 0 ] || { sel=" $* "; mutants=$(printf "%s\n" "$mutants" | while IFS='@' read -r n rest; do
+    case $sel in *" $n "*) printf "%s\n" "$n@$rest" ;; esac; done); }
 [ -n "$(echo "$mutants" | tr -d '[:space:]')" ] || { echo "mutants: no such mutant: $*" >&2; exit 2; }
 
 tree() {   # build -> "src obj prefix"

@@ -6,7 +6,9 @@
 # sockcount.so), every process on the netmod (MPIR_CVAR_NOLOCAL=1) over
 # tcp;ofi_rxm with small receive buffers (so that 128 processes fit), ours
 # at its default (MPIR_CVAR_AVRM_SPLIT_MIN_SIZE=64: smaller parents gather
-# as stock does) and ours-nogather (=1: every parent tries first), at
+# as stock does), ours-nogather (=1: every parent tries first) and
+# ours-sort (MPIR_CVAR_AVRM_SPLIT_SORT_MIN_SIZE=1: what no form settles is
+# sorted, not gathered), at
 # SPLIT_NPS (default "8 16 32 64 128"), shapes SPLIT_SHAPES, SPLIT_REPS (5)
 # measured creations per shape after one warm-up. Runs alternate the
 # libraries (ours first at odd P positions, stock first at even ones).
@@ -14,7 +16,7 @@
 # and its busy-polling runs take minutes each at P = 64 on 2 CPUs.
 # Writes OUTDIR/split.csv, OUTDIR/slopes.csv, OUTDIR/split.png and
 # OUTDIR/SUMMARY.md (bench/tools/splitreport.py).
-# Environment: MPICH_PATCHED, MPICH_STOCK, SPLIT_NPS, SPLIT_SHAPES, SPLIT_REPS,
+# Environment: MPICH_PATCHED, MPICH_STOCK, SPLIT_LIBS, SPLIT_NPS, SPLIT_SHAPES, SPLIT_REPS,
 # NICE (10).
 set -eu
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -31,8 +33,13 @@ run "${CC:-cc}" -shared -fPIC -O2 -Wall -o "$out/sockcount.so" "$here/sockcount.
 run "${CC:-cc}" -shared -fPIC -O2 -Wall -o "$out/yieldshim.so" "$here/yieldshim.c" -ldl
 libs=""
 prefix_of() { case $1 in stock) echo "$MPICH_STOCK" ;; *) echo "$MPICH_PATCHED" ;; esac; }
-env_of() { [ "$1" = ours-nogather ] && echo "MPIR_CVAR_AVRM_SPLIT_MIN_SIZE=1" || true; }
-for lib in ours ours-nogather stock; do
+env_of() {
+    case $1 in
+        ours-nogather) echo "MPIR_CVAR_AVRM_SPLIT_MIN_SIZE=1" ;;
+        ours-sort) echo "MPIR_CVAR_AVRM_SPLIT_SORT_MIN_SIZE=1" ;;
+    esac
+}
+for lib in ${SPLIT_LIBS:-ours ours-nogather ours-sort stock}; do
     p=$(prefix_of $lib)
     [ -x "$p/bin/mpicc" ] && [ -x "$p/bin/mpiexec" ] ||
         { echo "run-split: no $lib build in $p" >&2; failed="$failed $lib-missing"; continue; }

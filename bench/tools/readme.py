@@ -223,11 +223,36 @@ def split_rows():
     return out
 
 
+
+def split_sort_rows():
+    """Irregular splits sorted across the processes (bench/run split-sort):
+    bytes beyond MPI_Comm_dup's and time at three P, ours-sort (the sort
+    forced at every P) against stock's gather."""
+    rows = rows_of("split-sort", "split.csv")
+    v = {(r["lib"], r["shape"], int(r["P"])): r for r in rows}
+    nps = sorted({int(r["P"]) for r in rows})
+    if not nps:
+        missing("split-sort", "rows in split.csv")
+    pts = [nps[0], nps[-2], nps[-1]] if len(nps) > 2 else nps
+
+    def cell(lib, shape, p, key):
+        return float(one(v, (lib, shape, p), "split-sort", "split.csv")[key])
+    what = "`MPI_Comm_split`, random colours, sorted (ours: `MPIR_CVAR_AVRM_SPLIT_SORT_MIN_SIZE=1`)"
+    cells = [" / ".join("%.0f" % (cell(lib, "randcolor", p, "recv_bytes_mean") - cell(lib, "dup", p, "recv_bytes_mean"))
+                        for p in pts) + " B" for lib in ("ours-sort", "stock")]
+    out = [[f"{what}: bytes received per process beyond `MPI_Comm_dup`'s, P = {' / '.join(map(str, pts))}, "
+            f"{PROVIDER}, every peer on the netmod"] + cells + ["-", figures_of("split-sort")]]
+    cells = [" / ".join("%.1f" % (cell(lib, "randcolor", p, "time_us_median") / 1000) for p in pts) + " ms"
+             for lib in ("ours-sort", "stock")]
+    out.append([f"{what}: time per split (median; 2 oversubscribed cores), P = {' / '.join(map(str, pts))}"]
+               + cells + ["-", figures_of("split-sort")])
+    return out
+
 def block():
     head = ["per process", "ours", "stock 4.0.2", "Open MPI 4.1", "figures of"]
     STALE.clear()
     STALE.update(steptable.staleness())
-    rows = address_rows() + comm_rows() + split_rows() + ondemand_rows() + insns_rows()
+    rows = address_rows() + comm_rows() + split_rows() + split_sort_rows() + ondemand_rows() + insns_rows()
     note = ("Each row is one run of its set (its SUMMARY.md has every point and how it was measured). "
             "Instruction rows: ours (ours minus stock, map by map), the range over the maps named. "
             "Open MPI is Debian's, ob1 over shared memory and TCP on one machine (it cannot emulate "

@@ -63,7 +63,7 @@ def main():
               "every peer on the netmod)'" % (rws, cols),
               "set logscale x 2", "set xlabel 'P'", "set ylabel 'bytes'", "set key top left",
               "set yrange [0:*]"]
-    color = {"ours": "#1b9e77", "ours-nogather": "#66a61e", "stock": "#d95f02"}
+    color = {"ours": "#1b9e77", "ours-nogather": "#66a61e", "ours-sort": "#7570b3", "stock": "#d95f02"}
     for i, s in enumerate(shapes):
         plots = ["'%s' index %d using 1:%d with linespoints lc rgb '%s' title '%s'"
                  % (dat, i, 2 + j, color.get(lib, "#7570b3"),

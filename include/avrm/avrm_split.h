@@ -21,6 +21,7 @@
  * and the caller gathers (colour, key) as MPICH does. MPI_UNDEFINED is an
  * ordinary colour value here (MPICH's is negative: it may lead a rising
  * sequence or end a falling one); its processes make no communicator.
+ * NONE with a parent large enough sorts instead of gathering (below).
  *
  * The protocol, per process r:
  *  1. Learn (c, k) of r-1 (r+1's only in step 3's scan) and take its vote
@@ -46,7 +47,8 @@
  * and one allreduce of 72 B; RUNS_SCAN adds at most 2 ceil(log2 P) of 4 B,
  * CYCLIC_CHECK 1 of 8 B and an allreduce of 4 B.
  *
- * Thread safety: pure functions on caller data. Cost: O(1) each.
+ * Thread safety: pure functions on caller data. Cost: O(1) each, but
+ * avrm_sort_walk: O(log^2 n) calls of its fn.
  */
 #ifndef AVRM_SPLIT_H
 #define AVRM_SPLIT_H
@@ -129,5 +131,47 @@ avrm_split_kind_t avrm_split_cyclic_settle(avrm_split_form_t *f, uint32_t anded_
  * *first + i * *stride, i < *n; r is its member *newrank. */
 void avrm_split_group(const avrm_split_form_t *f, uint32_t r, uint32_t P, int64_t *first,
                       int64_t *stride, uint32_t *n, uint32_t *newrank);
+
+/*
+ * Irregular splits, without any process holding O(P) (avrm_sort.c): when no
+ * form above holds, the parent sorts one item per process, (colour, key,
+ * parent rank), by a comparator network run across the processes: position
+ * j of the network is parent rank j, each comparator a swap of one 12-byte
+ * item between its two positions. Then (the glue):
+ *  S1. avrm_sort_walk: the comparators of position j, in order. Depth
+ *      ceil(log2 P) (ceil(log2 P) + 1) / 2 swaps for any P (a bitonic network
+ *      that splits odd sizes unevenly); no deadlock when every position
+ *      takes its comparators in this order (each pair meets at the same
+ *      comparator: the network's global order restricted to j).
+ *  S2. Each colour now holds a run of positions: its bounds by the RUNS_SCAN
+ *      above, over the sorted items' colours.
+ *  S3. The positions of a run allgather their items' parent ranks (O(run)
+ *      each) and each sends the list to the process whose item it holds,
+ *      which receives it from a source it cannot know (the glue's rule).
+ * Messages a process sends: at most the depth in 12-byte items, the scan's
+ * 2 ceil(log2 P) of 4 B, ceil(log2 n) of at most n/2 ranks and one list of
+ * n ranks (n: its colour's size). Memory: O(n).
+ */
+
+/* one process's item of the sort */
+typedef struct avrm_split_item {
+    int32_t  color, key;
+    uint32_t rank;          /* in the parent */
+} avrm_split_item_t;
+
+/* <0, 0, >0 as a sorts before, with or after b: by colour, key, parent rank
+ * (the new ranks in MPI's order; MPI_UNDEFINED an ordinary colour) */
+int avrm_split_item_cmp(const avrm_split_item_t *a, const avrm_split_item_t *b);
+
+/* S1: for each comparator of position j in the network over n positions,
+ * in order, fn(arg, partner, keep_low): after swapping items with partner,
+ * j keeps the lower of the two (keep_low) or the higher. Stops at fn's first
+ * nonzero return and returns it; 0 when done. n = 1: no comparator. */
+typedef int (*avrm_sort_fn)(void *arg, uint32_t partner, int keep_low);
+int avrm_sort_walk(uint32_t n, uint32_t j, avrm_sort_fn fn, void *arg);
+
+/* a bound on the comparators of any position over n: k (k + 1) / 2,
+ * k = ceil(log2 n) (the depth when n is a power of two) */
+uint32_t avrm_sort_depth(uint32_t n);
 
 #endif /* AVRM_SPLIT_H */

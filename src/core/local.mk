@@ -15,6 +15,7 @@ AVRM_CORE_SOURCES = \
 	src/core/avrm_hier.c \
 	src/core/avrm_index.c src/core/avrm_index.h \
 	src/core/avrm_map.c src/core/avrm_mapi.h \
+	src/core/avrm_sort.c \
 	src/core/avrm_split.c \
 	src/core/avrm_table.c src/core/avrm_table.h
 

@@ -12,6 +12,12 @@
 #             (on-demand addressing, the default with ofi_rxm): comm pt2pt
 #             rma spawn, every test (a command of its own: 20-30 minutes on
 #             2 cores; doc/developer.md)
+#   sort      MPIR_CVAR_AVRM_SPLIT_SORT_MIN_SIZE=1: every MPI_Comm_split that
+#             no regular form settles is sorted across the processes (the
+#             path of parents of 8192 and more): comm topo, every test (a
+#             command of its own)
+#   sort-ci   the same, SORT_SUBSET below (make check): MPICH's tests that
+#             split (or Cart_sub) with colours and keys of their own
 #   ondemand-ci  the same placement, ONDEMAND_SUBSET below (make check):
 #             receives by and from any source, probes, cancels, huge and
 #             synchronous messages, RMA through AM and lock/PSCW, spawn,
@@ -35,7 +41,7 @@
 #             stock as on ours). rma in these placements is one
 #             command: VARIANTS="oddeven block3" VARIANT_DIRS=rma (doc/developer.md).
 # VARIANTS selects variants (default, what make check runs: computed oddeven
-# ondemand-ci; tables, block3, ondemand and rma in the placements by command
+# ondemand-ci sort-ci; sort, tables, block3, ondemand and rma in the placements by command
 # (tables left make check for ondemand-ci's CI time), doc/history.md:
 # comm's ctxalloc alone takes 2-3 minutes in a placement on 2 cores).
 # AVRM_SUITE_BUILD: a suite
@@ -64,8 +70,12 @@ COMPUTED_SPAWN="spawn/spawn1 spawn/spawn2 spawn/spawnintra spawn/spaconacc spawn
              spawn/spaiccreate spawn/join spawn/disconnect_reconnect spawn/concurrent_spawns
              spawn/pgroup_intercomm_test"
 COMPUTED_SPAWN=$(echo $COMPUTED_SPAWN)
-known="tables computed oddeven block3 ondemand ondemand-ci"
-for name in ${VARIANTS:-computed oddeven ondemand-ci}; do
+SORT_SUBSET="comm/cmsplit comm/cmsplit2 comm/ctxsplit comm/cmfree comm/commcreate1
+             comm/comm_group_rand comm/comm_idup_comm topo/cartsuball topo/cartmap1
+             topo/cartcreates coll/allgatherv4 coll/coll4 coll/coll6"
+SORT_SUBSET=$(echo $SORT_SUBSET)
+known="tables computed oddeven block3 ondemand ondemand-ci sort sort-ci"
+for name in ${VARIANTS:-computed oddeven ondemand-ci sort-ci}; do
     only="" omit=""
     case $name in
         tables)   cvar=MPIR_CVAR_AVRM_PATTERNS=0 vdirs="comm group topo" omit=spawn ;;
@@ -76,6 +86,9 @@ for name in ${VARIANTS:-computed oddeven ondemand-ci}; do
         ondemand) cvar="FI_PROVIDER=tcp;ofi_rxm MPIR_CVAR_NOLOCAL=1" vdirs="comm pt2pt rma spawn" ;;
         ondemand-ci) cvar="FI_PROVIDER=tcp;ofi_rxm MPIR_CVAR_NOLOCAL=1" vdirs="comm pt2pt rma spawn"
                   only=$ONDEMAND_SUBSET ;;
+        sort)     cvar=MPIR_CVAR_AVRM_SPLIT_SORT_MIN_SIZE=1 vdirs="comm topo" ;;
+        sort-ci)  cvar=MPIR_CVAR_AVRM_SPLIT_SORT_MIN_SIZE=1 vdirs="comm topo coll"
+                  only=$SORT_SUBSET ;;
         *) echo "[$name] FAIL: no such variant (known: $known)"; f=$((f + 1)); continue ;;
     esac
     [ -n "${VARIANT_DIRS:-}" ] && vdirs=$VARIANT_DIRS omit="" only=""

@@ -13,17 +13,18 @@
 #                                         (EXTRA_PROGRAMS: `make unit-tsan`;
 #                                         test/unit/tsan.sh builds and runs it)
 AVRM_UNIT_TESTS = test_map$(EXEEXT) test_random$(EXEEXT) test_errors$(EXEEXT) test_hooks$(EXEEXT) \
-	test_hier$(EXEEXT) test_split$(EXEEXT)
+	test_hier$(EXEEXT) test_split$(EXEEXT) test_sort$(EXEEXT)
 AVRM_UNIT_SAN = test_map_san$(EXEEXT) test_random_san$(EXEEXT) test_errors_san$(EXEEXT) \
-	test_hooks_san$(EXEEXT) test_hier_san$(EXEEXT) test_split_san$(EXEEXT)
+	test_hooks_san$(EXEEXT) test_hier_san$(EXEEXT) test_split_san$(EXEEXT) \
+	test_sort_san$(EXEEXT)
 AVRM_UNIT_HDRS = test/unit/tu.h test/unit/tu_gen.h test/unit/tu_hier.h
 AVRM_CORE_C = src/core/avrm_alloc.c src/core/avrm_av.c src/core/avrm_build.c src/core/avrm_find.c \
 	src/core/avrm_ctx.c src/core/avrm_detect.c src/core/avrm_hier.c src/core/avrm_index.c \
-	src/core/avrm_map.c src/core/avrm_split.c src/core/avrm_table.c
+	src/core/avrm_map.c src/core/avrm_sort.c src/core/avrm_split.c src/core/avrm_table.c
 AVRM_SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 AVRM_TSAN_FLAGS = -fsanitize=thread -fno-omit-frame-pointer -pthread
 
-check_PROGRAMS += test_map test_random test_errors test_hooks test_hier test_split
+check_PROGRAMS += test_map test_random test_errors test_hooks test_hier test_split test_sort
 test_map_SOURCES = test/unit/test_map.c $(AVRM_UNIT_HDRS)
 test_map_LDADD = libavrm.a
 test_random_SOURCES = test/unit/test_random.c $(AVRM_UNIT_HDRS)
@@ -39,6 +40,8 @@ test_hier_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/core
 test_hier_LDADD = libavrm.a
 test_split_SOURCES = test/unit/test_split.c $(AVRM_UNIT_HDRS)
 test_split_LDADD = libavrm.a
+test_sort_SOURCES = test/unit/test_sort.c $(AVRM_UNIT_HDRS)
+test_sort_LDADD = libavrm.a
 
 EXTRA_PROGRAMS = $(AVRM_UNIT_SAN) test_threads_tsan
 CLEANFILES += $(AVRM_UNIT_SAN) test_threads_tsan$(EXEEXT) fuzz_build$(EXEEXT)
@@ -62,6 +65,10 @@ test_split_san_SOURCES = test/unit/test_split.c $(AVRM_UNIT_HDRS) $(AVRM_CORE_SO
 test_split_san_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/core
 test_split_san_CFLAGS = $(AM_CFLAGS) $(AVRM_SAN_FLAGS)
 test_split_san_LDFLAGS = $(AVRM_SAN_FLAGS)
+test_sort_san_SOURCES = test/unit/test_sort.c $(AVRM_UNIT_HDRS) $(AVRM_CORE_SOURCES)
+test_sort_san_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/core
+test_sort_san_CFLAGS = $(AM_CFLAGS) $(AVRM_SAN_FLAGS)
+test_sort_san_LDFLAGS = $(AVRM_SAN_FLAGS)
 test_hier_san_SOURCES = test/unit/test_hier.c $(AVRM_UNIT_HDRS) $(AVRM_CORE_SOURCES)
 test_hier_san_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/core
 test_hier_san_CFLAGS = $(AM_CFLAGS) $(AVRM_SAN_FLAGS)

@@ -9,12 +9,39 @@
  * avrm_comm_splits_no_gather must rise by one exactly for the shapes meant
  * to settle without a gather (and not for a regular shape on a
  * communicator whose last two splits gathered: it does not vote then) (never, when MPIR_CVAR_AVRM_SPLIT_MIN_SIZE,
- * read through MPI_T, is 0 or above the parent's size). */
+ * read through MPI_T, is 0 or above the parent's size). With
+ * MPIR_CVAR_AVRM_SPLIT_SORT_MIN_SIZE at or below the parent's size, every
+ * split votes and the irregular shapes are sorted: avrm_comm_splits_sorted
+ * must rise by one exactly for them. */
 #include "avtest_mode.h"
 
 static int P, prank, *pw;      /* parent size, rank, parent rank -> world rank */
 static int *colors, *keys, *expect;
 static int min_size;           /* MPIR_CVAR_AVRM_SPLIT_MIN_SIZE, read through MPI_T */
+static int sort_min;           /* MPIR_CVAR_AVRM_SPLIT_SORT_MIN_SIZE */
+
+/* an int CVAR's value in the library (its default, or the environment's) */
+static int read_cvar(const char *want, int *val)
+{
+    int ncvar = 0;
+    MPI_T_cvar_get_num(&ncvar);
+    for (int i = 0; i < ncvar; i++) {
+        char name[128], desc[1024];
+        int nl = sizeof name, dl = sizeof desc, verb, bind, scope, count;
+        MPI_Datatype dt;
+        MPI_T_enum et;
+        MPI_T_cvar_handle h;
+        if (MPI_T_cvar_get_info(i, name, &nl, &verb, &dt, &et, desc, &dl, &bind, &scope) ||
+            strcmp(name, want))
+            continue;
+        MPI_T_cvar_handle_alloc(i, NULL, &h, &count);
+        MPI_T_cvar_read(h, val);
+        MPI_T_cvar_handle_free(&h);
+        return 1;
+    }
+    av_err("no CVAR %s", want);
+    return 0;
+}
 
 /* members of colour c in MPI order, as world ranks */
 static int members(int c)
@@ -27,18 +54,25 @@ static int members(int c)
 
 static void check(MPI_Comm parent, int regular, const char *what)
 {
-    unsigned long long before, after;
+    unsigned long long before, after, sbefore, safter;
     MPI_Comm c;
     av_ctx = what;
     av_read_ull_pvar("avrm_comm_splits_no_gather", &before);
+    av_read_ull_pvar("avrm_comm_splits_sorted", &sbefore);
     if (MPI_Comm_split(parent, colors[prank], keys[prank], &c) != MPI_SUCCESS) {
         av_err("MPI_Comm_split failed");
         return;
     }
     av_read_ull_pvar("avrm_comm_splits_no_gather", &after);
-    int settled = min_size > 0 && P >= min_size && regular;
+    av_read_ull_pvar("avrm_comm_splits_sorted", &safter);
+    /* a parent the sort takes always votes; what no form settles, it sorts */
+    int sort = min_size > 0 && sort_min > 0 && P >= sort_min;
+    int sorted = sort && !regular;
+    int settled = (min_size > 0 && (P >= min_size || sort) && regular) || sorted;
     if (after - before != (unsigned long long) settled)
         av_err("settled without a gather %llu times, expected %d", after - before, settled);
+    if (safter - sbefore != (unsigned long long) sorted)
+        av_err("settled by the sort %llu times, expected %d", safter - sbefore, sorted);
     if (colors[prank] == MPI_UNDEFINED) {
         if (c != MPI_COMM_NULL)
             av_err("MPI_UNDEFINED gave a communicator");
@@ -82,6 +116,11 @@ static void shapes(MPI_Comm parent, const char *pname)
     SHAPE(P <= 4, "colours come back (i / 2 % 2)", i / 2 % 2, i);
     SHAPE(P <= 3, "blocks, keys shuffled", i / 4, (i * 7) % 5);
     SHAPE(P <= 3, "period broken at the end", i == P - 1 ? (i % 3 + 1) % 3 : i % 3, i);
+    if (P >= 5) {               /* irregular at any size from 5 */
+        SHAPE(0, "colours i*i % 5, keys with ties", (i * i + 3) % 5, (i * 7) % 4);
+        SHAPE(0, "scattered MPI_UNDEFINED", i % 3 == 1 ? MPI_UNDEFINED : (i * i + 3) % 5, -i);
+        SHAPE(0, "one colour, keys shuffled", 2, (i * 7) % 5 - 2);
+    }
 #undef SHAPE
 }
 
@@ -90,28 +129,13 @@ int main(int argc, char **argv)
     av_init(&argc, &argv);
     av_find_mode_pvar();
     int W = av_wsize;
-    /* the library's own value (its default, or the environment's) */
-    int ncvar = 0, found = 0;
-    MPI_T_cvar_get_num(&ncvar);
-    for (int i = 0; i < ncvar && !found; i++) {
-        char name[128], desc[1024];
-        int nl = sizeof name, dl = sizeof desc, verb, bind, scope, count;
-        MPI_Datatype dt;
-        MPI_T_enum et;
-        MPI_T_cvar_handle h;
-        if (MPI_T_cvar_get_info(i, name, &nl, &verb, &dt, &et, desc, &dl, &bind, &scope) ||
-            strcmp(name, "MPIR_CVAR_AVRM_SPLIT_MIN_SIZE"))
-            continue;
-        MPI_T_cvar_handle_alloc(i, NULL, &h, &count);
-        MPI_T_cvar_read(h, &min_size);
-        MPI_T_cvar_handle_free(&h);
-        found = 1;
-    }
-    if (!found)
-        av_err("no CVAR MPIR_CVAR_AVRM_SPLIT_MIN_SIZE");
+    read_cvar("MPIR_CVAR_AVRM_SPLIT_MIN_SIZE", &min_size);
+    read_cvar("MPIR_CVAR_AVRM_SPLIT_SORT_MIN_SIZE", &sort_min);
     unsigned long long v;
     if (!av_read_ull_pvar("avrm_comm_splits_no_gather", &v))
         av_err("no pvar avrm_comm_splits_no_gather");
+    if (!av_read_ull_pvar("avrm_comm_splits_sorted", &v))
+        av_err("no pvar avrm_comm_splits_sorted");
     colors = malloc(sizeof(int) * (size_t) W);
     keys = malloc(sizeof(int) * (size_t) W);
     expect = malloc(sizeof(int) * (size_t) W);
@@ -124,7 +148,8 @@ int main(int argc, char **argv)
     /* a communicator whose splits gathered twice in a row stops voting (its
      * hint avrm_split_gathers) but for one split in 8; MPI_Comm_set_info
      * resets the count */
-    if (min_size > 0 && W >= min_size && W >= 6) {
+    int sort_world = min_size > 0 && sort_min > 0 && W >= sort_min;
+    if (min_size > 0 && W >= min_size && W >= 6 && !sort_world) {
         MPI_Comm d;
         MPI_Info info;
         MPI_Comm_dup(MPI_COMM_WORLD, &d);
@@ -147,6 +172,20 @@ int main(int argc, char **argv)
         MPI_Info_free(&info);
         for (int i = 0; i < W; i++) { colors[i] = i % 2; keys[i] = -i; }
         check(d, 1, "dup: odd/even after the hint's reset");
+        MPI_Comm_free(&d);
+    }
+
+    /* with the sort, no split is skipped: every one votes */
+    if (sort_world && W >= 6) {
+        MPI_Comm d;
+        MPI_Comm_dup(MPI_COMM_WORLD, &d);
+        P = W;
+        prank = av_wrank;
+        for (int i = 0; i < W; i++) { colors[i] = i / 2 % 2; keys[i] = i; }
+        check(d, 0, "dup: colours come back, sorted (1)");
+        check(d, 0, "dup: colours come back, sorted (2)");
+        for (int i = 0; i < W; i++) { colors[i] = i / 2; keys[i] = i; }
+        check(d, 1, "dup: blocks of 2 after two sorts: a vote");
         MPI_Comm_free(&d);
     }
 

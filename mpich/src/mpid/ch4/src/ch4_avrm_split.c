@@ -3,7 +3,10 @@
  * gathering the parent: the messages of libavrm's protocol (avrm_split.h)
  * and the new communicator, its rank map a formula over the parent's
  * (avrm_map_build_affine). comm_split.c calls MPID_Comm_split_regular first;
- * when no regular form holds it gathers (colour, key) as MPICH does.
+ * when no regular form holds, a parent of MPIR_CVAR_AVRM_SPLIT_SORT_MIN_SIZE
+ * processes or more sorts (colour, key, rank) across its processes
+ * (split_sorted), a smaller one returns to comm_split.c, which gathers
+ * (colour, key) as MPICH does.
  *
  * Our file, added to the MPICH tree by patches/mpich/series and compiled
  * into libmpi (patch comm-split-without-gather lists it in Makefile.in and
@@ -16,7 +19,10 @@
  * word to r + C and an allreduce of 4 B. The context id as MPICH makes it. No
  * allocation per split but the new communicator and its map (O(1) for a
  * regular parent); the op and its datatype are made once, at MPI_Init. A
- * form that does not hold costs those words before the gather.
+ * form that does not hold costs those words before the gather or the sort.
+ * The sort: avrm_split.h's S1-S3 (at most ceil(log2 P)(ceil(log2 P)+1)/2
+ * swaps of 12 B, the run scan, one allreduce of 4 B, an allgather inside
+ * the run and one list of the new communicator's n ranks): O(n) memory.
  *
  * MPI_Comm_split_type(SHARED) (MPID_Comm_split_type_node, called by
  * ch4_comm.c before MPICH's two splits): one allreduce of a 56-byte vote
@@ -55,18 +61,41 @@ cvars:
         rank map as a formula. Below 64 MPICH's gather moves fewer bytes
         (bench/results/split). MPI_Comm_split_type(SHARED) takes the
         node communicator from the parent's node hierarchy at any size
-        after one small vote. 0: both as MPICH does.
+        after one small vote. 0: all as MPICH does.
+
+    - name        : MPIR_CVAR_AVRM_SPLIT_SORT_MIN_SIZE
+      category    : CH4_AVRM
+      type        : int
+      default     : 8192
+      class       : none
+      verbosity   : MPI_T_VERBOSITY_USER_BASIC
+      scope       : MPI_T_SCOPE_ALL_EQ
+      description : >-
+        MPI_Comm_split of an intracommunicator of at least this many
+        processes whose colours and keys no regular form settles sorts
+        (colour, key, rank) across the processes instead of gathering
+        them: O(log^2 P) exchanges of 12 bytes, then each process receives
+        only its colour's members; no process holds O(P). Below it the
+        gather, which a model of a fabric finds faster there for a few
+        colours (bench/tools/sortmodel.py; on 2 cores the gather is faster
+        at every P up to 128: bench/results/split-sort). 0: never sort.
 
 === END_MPI_T_CVAR_INFO_BLOCK ===
 */
 
 /* splits this process settled without a gather (pvar avrm_comm_splits_no_gather),
- * split_type calls from the node hierarchy (avrm_comm_split_types_from_hier) */
-static unsigned long long splits_no_gather, split_types_from_hier;
+ * of them by the sort (avrm_comm_splits_sorted), split_type calls from the
+ * node hierarchy (avrm_comm_split_types_from_hier) */
+static unsigned long long splits_no_gather, splits_sorted, split_types_from_hier;
 
 static void get_splits(void *addr, void *obj, int count, void *buf)
 {
     *(unsigned long long *) buf = __atomic_load_n(&splits_no_gather, __ATOMIC_RELAXED);
+}
+
+static void get_splits_sorted(void *addr, void *obj, int count, void *buf)
+{
+    *(unsigned long long *) buf = __atomic_load_n(&splits_sorted, __ATOMIC_RELAXED);
 }
 
 static void get_split_types(void *addr, void *obj, int count, void *buf)
@@ -137,6 +166,13 @@ int MPIDI_avrm_split_init(void)
                               get_splits, NULL, "CH4_AVRM",
                               "MPI_Comm_split calls this process settled without gathering "
                               "the parent's colours and keys (MPIR_CVAR_AVRM_SPLIT_MIN_SIZE)");
+    MPIR_T_PVAR_REGISTER_impl(MPI_T_PVAR_CLASS_COUNTER, MPI_UNSIGNED_LONG_LONG,
+                              "avrm_comm_splits_sorted", &dummy, 1, MPI_T_ENUM_NULL,
+                              MPI_T_VERBOSITY_USER_BASIC, MPI_T_BIND_NO_OBJECT,
+                              MPIR_T_PVAR_FLAG_READONLY | MPIR_T_PVAR_FLAG_CONTINUOUS,
+                              get_splits_sorted, NULL, "CH4_AVRM",
+                              "MPI_Comm_split calls this process settled by the distributed "
+                              "sort (MPIR_CVAR_AVRM_SPLIT_SORT_MIN_SIZE), without a gather");
     MPIR_T_PVAR_REGISTER_impl(MPI_T_PVAR_CLASS_COUNTER, MPI_UNSIGNED_LONG_LONG,
                               "avrm_comm_split_types_from_hier", &dummy, 1, MPI_T_ENUM_NULL,
                               MPI_T_VERBOSITY_USER_BASIC, MPI_T_BIND_NO_OBJECT,
@@ -310,6 +346,169 @@ static avrm_status_t build_list(const avrm_rankmap_t * parent, const void *arg, 
     return avrm_map_build(MPIDI_avrm.ctx, parent, arg, n, out);
 }
 
+/* Irregular splits: the sort of avrm_split.h (S1-S3). Every process is a
+ * position of the network (holding one item after S1) and a member (its own
+ * colour's list at the end). Tags: S1's swaps MPIR_ALLTOALL_TAG; S2 the
+ * scan's; S3 the run's allgather MPIR_ALLGATHERV_TAG, the list
+ * MPIR_GATHERV_TAG, and the run's size MPIR_TOPO_A_TAG, which its member
+ * receives from MPI_ANY_SOURCE (it cannot know which position holds its
+ * item): no other message with that tag reaches a process of the parent
+ * before it leaves this split, since MPI_Dist_graph_create, the one other
+ * sender, sends only after a reduce-scatter every process feeds, and a later
+ * split's sizes only after a sort every process feeds. */
+typedef struct sort_arg {
+    MPIR_Comm *comm;
+    avrm_split_item_t *item;
+    MPIR_Errflag_t *errflag;
+    int mpi_errno;
+} sort_arg_t;
+
+/* S1: one comparator: swap items with partner, keep the lower or higher */
+static int sort_step(void *arg, uint32_t partner, int keep_low)
+{
+    sort_arg_t *a = arg;
+    avrm_split_item_t theirs;
+
+    a->mpi_errno = swap(a->comm, a->item, (int) partner, &theirs, (int) partner,
+                        sizeof(theirs), MPIR_ALLTOALL_TAG, a->errflag);
+    if (a->mpi_errno)
+        return 1;
+    if ((avrm_split_item_cmp(&theirs, a->item) < 0) == keep_low)
+        *a->item = theirs;
+    return 0;
+}
+
+static void reverse(int32_t * a, uint32_t from, uint32_t to)
+{
+    while (from + 1 < to) {
+        int32_t t = a[from];
+        a[from++] = a[--to];
+        a[to] = t;
+    }
+}
+
+/* S3: the run [first, first + n) allgathers its items' parent ranks; run[0]
+ * is this position's on entry, run[i] the run's i-th on return (Bruck's
+ * doubling, then a rotation by this position's index r - first) */
+static int run_allgather(MPIR_Comm * comm, int32_t * run, uint32_t n, uint32_t first,
+                         MPIR_Errflag_t * errflag)
+{
+    int mpi_errno = MPI_SUCCESS;
+    uint32_t i = (uint32_t) comm->rank - first;
+
+    for (uint32_t d = 1; d < n; d *= 2) {
+        uint32_t cnt = MPL_MIN(d, n - d);
+        mpi_errno = MPIC_Sendrecv(run, cnt * sizeof(*run), MPI_BYTE,
+                                  (int) (first + (i + n - d) % n), MPIR_ALLGATHERV_TAG, run + d,
+                                  cnt * sizeof(*run), MPI_BYTE, (int) (first + (i + d) % n),
+                                  MPIR_ALLGATHERV_TAG, comm, MPI_STATUS_IGNORE, errflag);
+        MPIR_ERR_CHECK(mpi_errno);
+    }
+    /* run[k] is the run's (i + k) mod n-th: rotate right by i */
+    reverse(run, 0, n);
+    reverse(run, 0, i);
+    reverse(run, i, n);
+  fn_fail:
+    return mpi_errno;
+}
+
+/* MPI_Comm_split by the sort: no process holds more than its colour's and
+ * its run's lists. Allocation failures are agreed by one allreduce before
+ * the lists move, so that every process returns the error. */
+static int split_sorted(MPIR_Comm * comm, int color, int key, MPIR_Comm ** newcomm_ptr,
+                        MPIR_Errflag_t * errflag)
+{
+    int mpi_errno = MPI_SUCCESS;
+    int r = comm->rank, P = comm->local_size, holder = MPI_PROC_NULL, bad;
+    avrm_split_item_t it = { color, key, (uint32_t) r };
+    sort_arg_t sa = { comm, &it, errflag, MPI_SUCCESS };
+    avrm_split_form_t f;
+    avrm_split_ck_t ck, lw;
+    int32_t *run = NULL, *list = NULL;
+    uint32_t nrun = 0, nlist = 0, newrank = 0;
+    MPIR_Request *req = NULL;
+    MPI_Status st;
+    MPIR_Context_id_t ctx_id = 0;
+
+    avrm_sort_walk((uint32_t) P, (uint32_t) r, sort_step, &sa);        /* S1 */
+    mpi_errno = sa.mpi_errno;
+    MPIR_ERR_CHECK(mpi_errno);
+    ck = (avrm_split_ck_t) { it.color, it.key };        /* S2 */
+    mpi_errno = swap(comm, &ck, r + 1 < P ? r + 1 : MPI_PROC_NULL, &lw,
+                     r > 0 ? r - 1 : MPI_PROC_NULL, sizeof(ck), MPIR_ALLGATHER_TAG, errflag);
+    MPIR_ERR_CHECK(mpi_errno);
+    mpi_errno = scan_runs(comm, ck, &lw, &f, errflag);
+    MPIR_ERR_CHECK(mpi_errno);
+
+    /* S3: the run's size to the member whose item this position holds */
+    if (it.color != MPI_UNDEFINED) {
+        nrun = f.run_end - f.run_first;
+        mpi_errno = MPIC_Isend(&nrun, sizeof(nrun), MPI_BYTE, (int) it.rank, MPIR_TOPO_A_TAG,
+                               comm, &req, errflag);
+        MPIR_ERR_CHECK(mpi_errno);
+    }
+    if (color != MPI_UNDEFINED) {
+        mpi_errno = MPIC_Recv(&nlist, sizeof(nlist), MPI_BYTE, MPI_ANY_SOURCE, MPIR_TOPO_A_TAG,
+                              comm, &st, errflag);
+        MPIR_ERR_CHECK(mpi_errno);
+        holder = st.MPI_SOURCE;
+    }
+    if (req) {
+        mpi_errno = MPIC_Wait(req, errflag);
+        MPIR_Request_free(req);
+        req = NULL;
+        MPIR_ERR_CHECK(mpi_errno);
+    }
+    run = nrun ? MPL_malloc(nrun * sizeof(*run), MPL_MEM_COMM) : NULL;
+    list = nlist ? MPL_malloc(nlist * sizeof(*list), MPL_MEM_COMM) : NULL;
+    bad = (nrun && !run) || (nlist && !list);
+    mpi_errno = MPIR_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, comm, errflag);
+    MPIR_ERR_CHECK(mpi_errno);
+    MPIR_ERR_CHKANDJUMP(*errflag, mpi_errno, MPI_ERR_OTHER, "**coll_fail");
+    MPIR_ERR_CHKANDJUMP2(bad, mpi_errno, MPI_ERR_OTHER, "**nomem2", "**nomem2 %d %s",
+                         (int) (MPL_MAX(nrun, nlist) * sizeof(*run)), "split member list");
+
+    /* the run's list, sent to that member; this member's, from its holder */
+    if (nrun) {
+        run[0] = (int32_t) it.rank;
+        mpi_errno = run_allgather(comm, run, nrun, f.run_first, errflag);
+        MPIR_ERR_CHECK(mpi_errno);
+        mpi_errno = MPIC_Isend(run, nrun * sizeof(*run), MPI_BYTE, (int) it.rank,
+                               MPIR_GATHERV_TAG, comm, &req, errflag);
+        MPIR_ERR_CHECK(mpi_errno);
+    }
+    if (nlist) {
+        mpi_errno = MPIC_Recv(list, nlist * sizeof(*list), MPI_BYTE, holder, MPIR_GATHERV_TAG,
+                              comm, MPI_STATUS_IGNORE, errflag);
+        MPIR_ERR_CHECK(mpi_errno);
+    }
+    if (req) {
+        mpi_errno = MPIC_Wait(req, errflag);
+        MPIR_Request_free(req);
+        req = NULL;
+        MPIR_ERR_CHECK(mpi_errno);
+    }
+    MPIR_ERR_CHKANDJUMP(*errflag, mpi_errno, MPI_ERR_OTHER, "**coll_fail");
+
+    mpi_errno = MPIR_Get_contextid_sparse(comm, &ctx_id, color == MPI_UNDEFINED);
+    MPIR_ERR_CHECK(mpi_errno);
+    __atomic_fetch_add(&splits_no_gather, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&splits_sorted, 1, __ATOMIC_RELAXED);
+    if (color != MPI_UNDEFINED) {
+        while (newrank < nlist && list[newrank] != r)
+            newrank++;
+        MPIR_Assert(newrank < nlist);
+        mpi_errno = create(comm, build_list, list, nlist, newrank, ctx_id, newcomm_ptr);
+    }
+  fn_fail:
+    if (req) {
+        MPIR_Request_free(req);
+    }
+    MPL_free(run);
+    MPL_free(list);
+    return mpi_errno;
+}
+
 int MPID_Comm_split_regular(MPIR_Comm * comm, int color, int key, int check_colors,
                             MPIR_Comm ** newcomm_ptr, int *done)
 {
@@ -319,13 +518,22 @@ int MPID_Comm_split_regular(MPIR_Comm * comm, int color, int key, int check_colo
     MPIR_Context_id_t ctx_id = 0;
     avrm_split_ck_t me = { color, key };
 
+    int P = comm->local_size;
+    /* a parent this large sorts what no form settles; it always votes */
+    int sort = MPIR_CVAR_AVRM_SPLIT_SORT_MIN_SIZE > 0 && P >= MPIR_CVAR_AVRM_SPLIT_SORT_MIN_SIZE;
+
     *done = 0;
     if (comm->comm_kind != MPIR_COMM_KIND__INTRACOMM || MPIR_CVAR_AVRM_SPLIT_MIN_SIZE <= 0 ||
-        comm->local_size < MPIR_CVAR_AVRM_SPLIT_MIN_SIZE || skip_vote(comm))
+        (!sort && (P < MPIR_CVAR_AVRM_SPLIT_MIN_SIZE || skip_vote(comm))))
         return MPI_SUCCESS;
     mpi_errno = agree(comm, me, check_colors && color < 0 && color != MPI_UNDEFINED, &f, &errflag);
     MPIR_ERR_CHECK(mpi_errno);
     MPIR_ERR_CHKANDJUMP(errflag, mpi_errno, MPI_ERR_OTHER, "**coll_fail");
+    if (f.kind == AVRM_SPLIT_NONE && sort) {
+        *done = 1;
+        *newcomm_ptr = NULL;
+        return split_sorted(comm, color, key, newcomm_ptr, &errflag);
+    }
     if (f.kind == AVRM_SPLIT_NONE) {
         comm->hints[gathers_hint]++;
         return MPI_SUCCESS;     /* the caller gathers */
