@@ -40,7 +40,7 @@ BENCH_CORE_BINS = bench/bench-memory bench/bench-lookup bench/bench-build bench/
 # the steps, by the builds they need (one rule per group; a step in no
 # group has its own rule below)
 BENCH_STEPS_CORE = core core-quick translate
-BENCH_STEPS_MPICH = insns insns-rate real comm-memory group-insns group-time ondemand ondemand-pmi split
+BENCH_STEPS_MPICH = insns insns-rate real comm-memory group-insns group-time ondemand ondemand-pmi split split-sort
 BENCH_STEPS_VCI = vci-init vci
 .PHONY: bench-stale bench-library-memory bench-memclass \
 	$(BENCH_STEPS_CORE:%=bench-%) $(BENCH_STEPS_MPICH:%=bench-%) $(BENCH_STEPS_VCI:%=bench-%)
@@ -56,7 +56,7 @@ $(BENCH_STEPS_MPICH:%=bench-%): bench-%: mpich mpich-stock
 	$(BENCH_RUN) $*
 bench-ondemand: bench/bench-memory      # its simulated whole process at scale
 bench-ondemand-pmi: mpich-pmix            # its srun --mpi=pmix runs
-bench-split: bench/bench-splitsim         # its replay to 2^24 processes
+bench-split bench-split-sort: bench/bench-splitsim   # its replay to 2^24 processes
 $(BENCH_STEPS_VCI:%=bench-%): bench-%: mpich-vci mpich-vci-stock
 	$(BENCH_RUN) $*
 bench-library-memory: bench/bench-memory

@@ -33,6 +33,7 @@ insert-lock@vci@$f@s/int took = !MPIDI_OFI_ondemand\.log\.on &&/int took = 0 \&\
 errors-returned@default@$f@s/ : NULL, __func__\);/ : \"mutant: every failure aborts\", __func__);/@twonics@comm/nic_count@53.4: a failed first contact is the call's error
 root-names@default@$f@s/    if \(avtid == 0\)\n        return world_root_name/    if (0 \&\& avtid == 0)\n        return world_root_name/@rxm@comm/spawn_threads@53.5: the spawn root names its members without contacting them
 split-type-affine@default@$g@s/fs\[1\] = reverse \? -up : up;/fs[1] = up;/@oddeven block3@comm/split_type@54.3: split_type SHARED from the node hierarchy keeps the keys' order (a formula map)
+split-sorted-keep@default@$g@s/\(avrm_split_item_cmp\(&theirs, a->item\) < 0\) == keep_low/(avrm_split_item_cmp(&theirs, a->item) < 0) != keep_low/@nolocal@comm/split_regular@54.2: a sorted split's comparators keep the right item
 split-sorted-order@default@$g@s/    reverse\(run, 0, n\);\n//@nolocal@comm/split_regular@54.2: a sorted split's members in their run's order
 split-type-list@default@$g@s/reverse \? rev : \(const int32_t \*\) h->words/(const int32_t *) h->words/@block3@comm/split_type@54.3: split_type SHARED from the node hierarchy keeps the keys' order (a list map)
 "

@@ -85,6 +85,12 @@
  *               (8 B) per process (src/mpi/comm/comm_split.c), every process
  *               receiving (P-1) * 8 B; messages sent: log2 P for recursive
  *               doubling, ceil(log2 P) for Bruck, P-1 for the ring.
+ *   sort_messages_per_process, sort_bytes_sent_per_process, sort_list_bytes
+ *               form NONE (0 otherwise): the same split sorted instead of
+ *               gathered (a parent of MPIR_CVAR_AVRM_SPLIT_SORT_MIN_SIZE and
+ *               more; sort_model below), the busiest process's messages and
+ *               bytes and its two lists (its run's and its colour's ranks,
+ *               4 B each: the most memory the sort holds)
  *   seconds     wall time of the replay of all P processes (votes and their
  *               fold, decide, scan or cyclic check, group), not the shape's
  *               set-up or the check.
@@ -551,6 +557,61 @@ static void ours_model(uint64_t P, int path, int gathers, uint64_t *msgs, uint64
     }
 }
 
+/* what no form settles, sorted (a parent of MPIR_CVAR_AVRM_SPLIT_SORT_MIN_SIZE
+ * and more; ch4_avrm_split.c's split_sorted, avrm_split.h's S1-S3), the
+ * busiest process: the vote as above, then D swaps of an item, the run
+ * scan (a word to r+1 for the left neighbour, one to r-1 for the right,
+ * the doubling's 2L - 1), its run's size (4 B), the failures' allreduce
+ * (4 B, recursive doubling), Bruck inside a run of n (ceil(log2 n)
+ * messages, (n - 1) * 4 B) and the list (n * 4 B). n: the largest colour. */
+static void sort_model(uint64_t P, int path, uint64_t D, uint64_t n, uint64_t *msgs,
+                       uint64_t *bytes)
+{
+    const uint64_t ck = sizeof(avrm_split_ck_t), item = sizeof(avrm_split_item_t);
+    uint64_t L = ceil_log2(P), ar = allreduce_msgs(P);
+    ours_model(P, path, 0, msgs, bytes);
+    *msgs += D + 2 + (L ? 2 * L - 1 : 0) + 1 + ar + ceil_log2(n) + 1;
+    *bytes += D * item + 2 * ck + (L ? 2 * L - 1 : 0) * sizeof(int32_t) + sizeof(uint32_t) +
+        ar * sizeof(int32_t) + (n - 1) * sizeof(int32_t) + n * sizeof(int32_t);
+}
+
+static int count_step(void *arg, uint32_t partner, int keep_low)
+{
+    (void) partner;
+    (void) keep_low;
+    ++*(uint64_t *) arg;
+    return 0;
+}
+
+/* the most comparators of a position: every position walked up to
+ * CHECK_MAXP (and, P a power of two, each must have avrm_sort_depth's
+ * k (k + 1) / 2: *bad otherwise), above it positions 0, P/2 and P - 1 */
+static uint64_t sort_swaps(uint32_t P, int *bad)
+{
+    uint64_t most = 0;
+    for (uint32_t j = 0; j < P; j = P <= CHECK_MAXP ? j + 1 : (j == 0 ? P / 2 : j == P / 2 ? P - 1 : P)) {
+        uint64_t c = 0;
+        avrm_sort_walk(P, j, count_step, &c);
+        if ((P & (P - 1)) == 0 && c != avrm_sort_depth(P))
+            *bad = 1;
+        most = c > most ? c : most;
+    }
+    return most;
+}
+
+/* the largest colour class (colours in [0, P); scratch: P counters) */
+static uint64_t largest_class(const world_t *w, int32_t *count)
+{
+    uint64_t most = 0;
+    memset(count, 0, sizeof(*count) * w->P);
+    for (uint32_t r = 0; r < w->P; r++)
+        if (w->col[r] >= 0 && (uint32_t) w->col[r] < w->P) {
+            uint64_t c = (uint64_t) ++count[w->col[r]];
+            most = c > most ? c : most;
+        }
+    return most;
+}
+
 /* ---- main ---- */
 
 static int world_alloc(world_t *w, uint32_t maxP)
@@ -592,12 +653,24 @@ static int run_one(world_t *w, const shape_t *s, uint32_t P, unsigned *checked)
             wrong |= check_groups(w) != 0;
     }
     int gathers = o.kind == AVRM_SPLIT_NONE;
-    uint64_t msgs, bytes, agm;
+    uint64_t msgs, bytes, agm, smsgs = 0, sbytes = 0, slist = 0;
     ours_model(P, o.path, gathers, &msgs, &bytes);
     const char *alg = allgather_model(P, &agm);
-    printf("%s,%u,%s,%s,%d,%" PRIu64 ",%" PRIu64 ",%s,%" PRIu64 ",%" PRIu64 ",%.6f\n", s->name,
-           P, kind_name(o.kind), kind_name(o.path), gathers, msgs, bytes, alg,
-           (uint64_t) (P - 1) * SPLIT_GATHER_BYTES, agm, o.seconds);
+    if (gathers) {
+        int bad = 0;
+        uint64_t n = largest_class(w, w->first);
+        sort_model(P, o.path, sort_swaps(P, &bad), n, &smsgs, &sbytes);
+        slist = 2 * n * sizeof(int32_t);
+        if (bad) {
+            fprintf(stderr, "splitsim: %s P %u: a position's comparators are not "
+                    "avrm_sort_depth's\n", s->name, P);
+            wrong = 1;
+        }
+    }
+    printf("%s,%u,%s,%s,%d,%" PRIu64 ",%" PRIu64 ",%s,%" PRIu64 ",%" PRIu64 ",%" PRIu64 ",%" PRIu64
+           ",%" PRIu64 ",%.6f\n", s->name, P, kind_name(o.kind), kind_name(o.path), gathers, msgs,
+           bytes, alg, (uint64_t) (P - 1) * SPLIT_GATHER_BYTES, agm, smsgs, sbytes, slist,
+           o.seconds);
     fflush(stdout);
     return wrong;
 }
@@ -627,7 +700,7 @@ int main(int argc, char **argv)
     }
     printf("shape,P,form,path,gathers,messages_per_process,bytes_sent_per_process,"
            "allgather_algorithm,allgather_bytes_recv_per_process,allgather_messages_per_process,"
-           "seconds\n");
+           "sort_messages_per_process,sort_bytes_sent_per_process,sort_list_bytes,seconds\n");
     unsigned checked = 0, wrong = 0;
     for (size_t si = 0; si < NSHAPES; si++)
         for (int e = MINEXP; e <= maxexp; e++)

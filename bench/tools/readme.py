@@ -246,6 +246,13 @@ def split_sort_rows():
              for lib in ("ours-sort", "stock")]
     out.append([f"{what}: time per split (median; 2 oversubscribed cores), P = {' / '.join(map(str, pts))}"]
                + cells + ["-", figures_of("split-sort")])
+    sim = {(r["shape"], int(r["P"])): r for r in rows_of("split-sort", "splitsim.csv")}
+    big = max(k[1] for k in sim)
+    r = one(sim, ("randcolor", big), "split-sort", "splitsim.csv")
+    out.append([f"`MPI_Comm_split`, 4 random colours, at {big:,} processes (simulated): bytes per process, "
+                f"ours sorted sent (its two lists held), stock's allgather received",
+                f"{fmt(float(r['sort_bytes_sent_per_process']))} ({fmt(float(r['sort_list_bytes']))})",
+                fmt(float(r["allgather_bytes_recv_per_process"])), "-", figures_of("split-sort")])
     return out
 
 def block():

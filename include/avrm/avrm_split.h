@@ -149,8 +149,9 @@ void avrm_split_group(const avrm_split_form_t *f, uint32_t r, uint32_t P, int64_
  *      each) and each sends the list to the process whose item it holds,
  *      which receives it from a source it cannot know (the glue's rule).
  * Messages a process sends: at most the depth in 12-byte items, the scan's
- * 2 ceil(log2 P) of 4 B, ceil(log2 n) of at most n/2 ranks and one list of
- * n ranks (n: its colour's size). Memory: O(n).
+ * 2 ceil(log2 P) of 4 B, its run's size, ceil(log2 n) of at most n/2 ranks
+ * and one list of n ranks (n: its run's size), and the glue's two
+ * allreduces of 4 B that agree on failures. Memory: O(n).
  */
 
 /* one process's item of the sort */

@@ -21,8 +21,9 @@
  * regular parent); the op and its datatype are made once, at MPI_Init. A
  * form that does not hold costs those words before the gather or the sort.
  * The sort: avrm_split.h's S1-S3 (at most ceil(log2 P)(ceil(log2 P)+1)/2
- * swaps of 12 B, the run scan, one allreduce of 4 B, an allgather inside
- * the run and one list of the new communicator's n ranks): O(n) memory.
+ * swaps of 12 B, the run scan, two allreduces of 4 B that agree on
+ * failures, an allgather inside the run and one list of the new
+ * communicator's n ranks): O(n) memory.
  *
  * MPI_Comm_split_type(SHARED) (MPID_Comm_split_type_node, called by
  * ch4_comm.c before MPICH's two splits): one allreduce of a 56-byte vote
@@ -200,33 +201,45 @@ static int swap(MPIR_Comm * comm, const void *out, int to, void *in, int from, i
                          MPI_STATUS_IGNORE, errflag);
 }
 
-/* RUNS_SCAN: this process's run by the two-way doubling scan */
+/* record a communication error (err) into *errflag and *ret */
+static void note_err(int err, MPIR_Errflag_t * errflag, int *ret)
+{
+    if (err) {
+        *errflag = MPIX_ERR_PROC_FAILED == MPIR_ERR_GET_CLASS(err) ?
+            MPIR_ERR_PROC_FAILED : MPIR_ERR_OTHER;
+        MPIR_ERR_SET(err, *errflag, "**fail");
+        MPIR_ERR_ADD(*ret, err);
+    }
+}
+
+/* RUNS_SCAN: this process's run by the two-way doubling scan; an error is
+ * recorded and the rounds go on (the caller agrees on it) */
 static int scan_runs(MPIR_Comm * comm, avrm_split_ck_t me, const avrm_split_ck_t * lw,
                      avrm_split_form_t * f, MPIR_Errflag_t * errflag)
 {
-    int mpi_errno = MPI_SUCCESS;
+    int ret = MPI_SUCCESS;
     int r = comm->rank, P = comm->local_size;
-    avrm_split_ck_t rw;
+    avrm_split_ck_t rw = me;
     int32_t first, end, in[2];
 
-    mpi_errno = swap(comm, &me, r > 0 ? r - 1 : MPI_PROC_NULL, &rw,
-                     r + 1 < P ? r + 1 : MPI_PROC_NULL, sizeof(me), MPIR_ALLGATHER_TAG, errflag);
-    MPIR_ERR_CHECK(mpi_errno);
+    note_err(swap(comm, &me, r > 0 ? r - 1 : MPI_PROC_NULL, &rw,
+                  r + 1 < P ? r + 1 : MPI_PROC_NULL, sizeof(me), MPIR_ALLGATHER_TAG, errflag),
+             errflag, &ret);
     avrm_split_scan_start((uint32_t) r, (uint32_t) P, me, r > 0 ? lw : NULL,
                           r + 1 < P ? &rw : NULL, &first, &end);
-    for (int d = 1; d < P; d *= 2) {
-        int up = r + d < P ? r + d : MPI_PROC_NULL, down = r >= d ? r - d : MPI_PROC_NULL;
+    for (int64_t d = 1; d < P; d *= 2) {
+        int up = r + d < P ? (int) (r + d) : MPI_PROC_NULL;
+        int down = r >= d ? (int) (r - d) : MPI_PROC_NULL;
         in[0] = -1;
         in[1] = P + 1;
-        mpi_errno = swap(comm, &first, up, &in[0], down, sizeof(first), MPIR_SCAN_TAG, errflag);
-        MPIR_ERR_CHECK(mpi_errno);
-        mpi_errno = swap(comm, &end, down, &in[1], up, sizeof(end), MPIR_SCAN_TAG, errflag);
-        MPIR_ERR_CHECK(mpi_errno);
+        note_err(swap(comm, &first, up, &in[0], down, sizeof(first), MPIR_SCAN_TAG, errflag),
+                 errflag, &ret);
+        note_err(swap(comm, &end, down, &in[1], up, sizeof(end), MPIR_SCAN_TAG, errflag),
+                 errflag, &ret);
         avrm_split_scan_fold(&first, in[0], &end, in[1]);
     }
     avrm_split_scan_settle(f, first, end);
-  fn_fail:
-    return mpi_errno;
+    return ret;
 }
 
 /* CYCLIC_CHECK: every process compares its word with r - C's */
@@ -279,32 +292,38 @@ static int agree(MPIR_Comm * comm, avrm_split_ck_t me, int bad_color, avrm_split
     return mpi_errno;
 }
 
-/* The new communicator of n processes, this one newrank, its map built by
- * build(comm's map, arg, &map): the map is built first, so that a failure
- * leaves no communicator; until the communicator exists a failure gives the
- * context id back. */
+/* The new communicator's map: build(comm's map, arg, n, map), a libavrm
+ * writer, under CH4's utility lock. */
 typedef avrm_status_t (*build_fn) (const avrm_rankmap_t * parent, const void *arg, uint32_t n,
                                    avrm_rankmap_t * out);
-static int create(MPIR_Comm * comm, build_fn build, const void *arg, uint32_t n,
-                  uint32_t newrank, MPIR_Context_id_t ctx_id, MPIR_Comm ** newcomm_ptr)
+static int build_map(MPIR_Comm * comm, build_fn build, const void *arg, uint32_t n,
+                     avrm_rankmap_t * map)
+{
+    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    avrm_status_t st = build(&MPIDI_COMM(comm, map), arg, n, map);
+    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    return MPIR_avrm_err(st, "split communicator rank map");
+}
+
+static void release_map(avrm_rankmap_t * map)
+{
+    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    avrm_map_release(MPIDI_avrm.ctx, map);
+    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+}
+
+/* The new communicator of n processes, this one newrank, with *map (taken
+ * over: a failure releases it) and ctx_id (given back until the
+ * communicator exists). */
+static int create_with(MPIR_Comm * comm, avrm_rankmap_t * map, uint32_t n, uint32_t newrank,
+                       MPIR_Context_id_t ctx_id, MPIR_Comm ** newcomm_ptr)
 {
     int mpi_errno = MPI_SUCCESS;
-    avrm_rankmap_t map;
     MPIR_Comm *c = NULL;
 
-    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    avrm_status_t st = build(&MPIDI_COMM(comm, map), arg, n, &map);
-    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    mpi_errno = MPIR_avrm_err(st, "split communicator rank map");
-    if (mpi_errno) {
-        MPIR_Free_contextid(ctx_id);
-        goto fn_fail;
-    }
     mpi_errno = MPIR_Comm_create(&c);
     if (mpi_errno) {
-        MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-        avrm_map_release(MPIDI_avrm.ctx, &map);
-        MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+        release_map(map);
         MPIR_Free_contextid(ctx_id);
         goto fn_fail;
     }
@@ -313,7 +332,7 @@ static int create(MPIR_Comm * comm, build_fn build, const void *arg, uint32_t n,
     c->local_size = c->remote_size = (int) n;
     c->rank = (int) newrank;
     /* no mapper: MPIDI_comm_create_rank_map keeps this map */
-    MPIDI_COMM(c, map) = map;
+    MPIDI_COMM(c, map) = *map;
     MPIDI_COMM(c, local_map) = NULL;
     /* the parent's error handler, as every split inherits it */
     MPID_THREAD_CS_ENTER(POBJ, comm->mutex);
@@ -329,6 +348,19 @@ static int create(MPIR_Comm * comm, build_fn build, const void *arg, uint32_t n,
     *newcomm_ptr = c;
   fn_fail:
     return mpi_errno;
+}
+
+/* the same, its map built first (a failure leaves no communicator) */
+static int create(MPIR_Comm * comm, build_fn build, const void *arg, uint32_t n,
+                  uint32_t newrank, MPIR_Context_id_t ctx_id, MPIR_Comm ** newcomm_ptr)
+{
+    avrm_rankmap_t map;
+    int mpi_errno = build_map(comm, build, arg, n, &map);
+    if (mpi_errno) {
+        MPIR_Free_contextid(ctx_id);
+        return mpi_errno;
+    }
+    return create_with(comm, &map, n, newrank, ctx_id, newcomm_ptr);
 }
 
 /* builds: parent ranks first + i * stride (arg: int64_t[2]), or a list
@@ -355,25 +387,32 @@ static avrm_status_t build_list(const avrm_rankmap_t * parent, const void *arg, 
  * item): no other message with that tag reaches a process of the parent
  * before it leaves this split, since MPI_Dist_graph_create, the one other
  * sender, sends only after a reduce-scatter every process feeds, and a later
- * split's sizes only after a sort every process feeds. */
+ * split's sizes only after an allreduce every process feeds.
+ *
+ * Failures: a communication error is recorded and the protocol goes on
+ * with the same partners (as MPICH's collectives do), so that no process
+ * waits for ever; two allreduces of 4 B agree on what failed anywhere: before
+ * the lists move (an allocation, or any error so far: a run's bounds may be
+ * wrong) and before the context id (an error since, or a map that could not
+ * be built), so that every process returns the error and none keeps a
+ * communicator that another lacks. */
 typedef struct sort_arg {
     MPIR_Comm *comm;
     avrm_split_item_t *item;
     MPIR_Errflag_t *errflag;
-    int mpi_errno;
+    int mpi_errno;              /* the errors recorded */
 } sort_arg_t;
 
-/* S1: one comparator: swap items with partner, keep the lower or higher */
+/* S1: one comparator: swap items with partner, keep the lower or higher
+ * (after an error, this position's own) */
 static int sort_step(void *arg, uint32_t partner, int keep_low)
 {
     sort_arg_t *a = arg;
     avrm_split_item_t theirs;
-
-    a->mpi_errno = swap(a->comm, a->item, (int) partner, &theirs, (int) partner,
-                        sizeof(theirs), MPIR_ALLTOALL_TAG, a->errflag);
-    if (a->mpi_errno)
-        return 1;
-    if ((avrm_split_item_cmp(&theirs, a->item) < 0) == keep_low)
+    int err = swap(a->comm, a->item, (int) partner, &theirs, (int) partner, sizeof(theirs),
+                   MPIR_ALLTOALL_TAG, a->errflag);
+    note_err(err, a->errflag, &a->mpi_errno);
+    if (!err && (avrm_split_item_cmp(&theirs, a->item) < 0) == keep_low)
         *a->item = theirs;
     return 0;
 }
@@ -390,40 +429,57 @@ static void reverse(int32_t * a, uint32_t from, uint32_t to)
 /* S3: the run [first, first + n) allgathers its items' parent ranks; run[0]
  * is this position's on entry, run[i] the run's i-th on return (Bruck's
  * doubling, then a rotation by this position's index r - first) */
-static int run_allgather(MPIR_Comm * comm, int32_t * run, uint32_t n, uint32_t first,
-                         MPIR_Errflag_t * errflag)
+static void run_allgather(MPIR_Comm * comm, int32_t * run, uint32_t n, uint32_t first,
+                          MPIR_Errflag_t * errflag, int *ret)
 {
-    int mpi_errno = MPI_SUCCESS;
     uint32_t i = (uint32_t) comm->rank - first;
 
     for (uint32_t d = 1; d < n; d *= 2) {
         uint32_t cnt = MPL_MIN(d, n - d);
-        mpi_errno = MPIC_Sendrecv(run, cnt * sizeof(*run), MPI_BYTE,
-                                  (int) (first + (i + n - d) % n), MPIR_ALLGATHERV_TAG, run + d,
-                                  cnt * sizeof(*run), MPI_BYTE, (int) (first + (i + d) % n),
-                                  MPIR_ALLGATHERV_TAG, comm, MPI_STATUS_IGNORE, errflag);
-        MPIR_ERR_CHECK(mpi_errno);
+        note_err(MPIC_Sendrecv(run, cnt * sizeof(*run), MPI_BYTE,
+                               (int) (first + (i + n - d) % n), MPIR_ALLGATHERV_TAG, run + d,
+                               cnt * sizeof(*run), MPI_BYTE, (int) (first + (i + d) % n),
+                               MPIR_ALLGATHERV_TAG, comm, MPI_STATUS_IGNORE, errflag),
+                 errflag, ret);
     }
     /* run[k] is the run's (i + k) mod n-th: rotate right by i */
     reverse(run, 0, n);
     reverse(run, 0, i);
     reverse(run, i, n);
-  fn_fail:
-    return mpi_errno;
+}
+
+/* wait for a send of ours and free it */
+static void finish_send(MPIR_Request ** req, MPIR_Errflag_t * errflag, int *ret)
+{
+    if (*req) {
+        note_err(MPIC_Wait(*req, errflag), errflag, ret);
+        MPIR_Request_free(*req);
+        *req = NULL;
+    }
+}
+
+/* what failed anywhere (bits: FAIL_*), agreed by an allreduce of 4 B */
+#define FAIL_NOMEM 1
+#define FAIL_COMM 2
+static int agree_fail(MPIR_Comm * comm, int mine, MPIR_Errflag_t * errflag, int *ret)
+{
+    int all = mine | (*errflag ? FAIL_COMM : 0);
+    note_err(MPIR_Allreduce(MPI_IN_PLACE, &all, 1, MPI_INT, MPI_BOR, comm, errflag), errflag, ret);
+    return all | (*errflag ? FAIL_COMM : 0);
 }
 
 /* MPI_Comm_split by the sort: no process holds more than its colour's and
- * its run's lists. Allocation failures are agreed by one allreduce before
- * the lists move, so that every process returns the error. */
+ * its run's lists */
 static int split_sorted(MPIR_Comm * comm, int color, int key, MPIR_Comm ** newcomm_ptr,
                         MPIR_Errflag_t * errflag)
 {
-    int mpi_errno = MPI_SUCCESS;
-    int r = comm->rank, P = comm->local_size, holder = MPI_PROC_NULL, bad;
+    int mpi_errno = MPI_SUCCESS, ret = MPI_SUCCESS, fail;
+    int r = comm->rank, P = comm->local_size, holder = MPI_PROC_NULL, have_map = 0;
     avrm_split_item_t it = { color, key, (uint32_t) r };
     sort_arg_t sa = { comm, &it, errflag, MPI_SUCCESS };
-    avrm_split_form_t f;
+    avrm_split_form_t f = { 0 };
     avrm_split_ck_t ck, lw;
+    avrm_rankmap_t map;
     int32_t *run = NULL, *list = NULL;
     uint32_t nrun = 0, nlist = 0, newrank = 0;
     MPIR_Request *req = NULL;
@@ -431,79 +487,79 @@ static int split_sorted(MPIR_Comm * comm, int color, int key, MPIR_Comm ** newco
     MPIR_Context_id_t ctx_id = 0;
 
     avrm_sort_walk((uint32_t) P, (uint32_t) r, sort_step, &sa);        /* S1 */
-    mpi_errno = sa.mpi_errno;
-    MPIR_ERR_CHECK(mpi_errno);
+    ret = sa.mpi_errno;
     ck = (avrm_split_ck_t) { it.color, it.key };        /* S2 */
-    mpi_errno = swap(comm, &ck, r + 1 < P ? r + 1 : MPI_PROC_NULL, &lw,
-                     r > 0 ? r - 1 : MPI_PROC_NULL, sizeof(ck), MPIR_ALLGATHER_TAG, errflag);
-    MPIR_ERR_CHECK(mpi_errno);
-    mpi_errno = scan_runs(comm, ck, &lw, &f, errflag);
-    MPIR_ERR_CHECK(mpi_errno);
+    note_err(swap(comm, &ck, r + 1 < P ? r + 1 : MPI_PROC_NULL, &lw,
+                  r > 0 ? r - 1 : MPI_PROC_NULL, sizeof(ck), MPIR_ALLGATHER_TAG, errflag),
+             errflag, &ret);
+    note_err(scan_runs(comm, ck, &lw, &f, errflag), errflag, &ret);
 
     /* S3: the run's size to the member whose item this position holds */
     if (it.color != MPI_UNDEFINED) {
         nrun = f.run_end - f.run_first;
-        mpi_errno = MPIC_Isend(&nrun, sizeof(nrun), MPI_BYTE, (int) it.rank, MPIR_TOPO_A_TAG,
-                               comm, &req, errflag);
-        MPIR_ERR_CHECK(mpi_errno);
+        note_err(MPIC_Isend(&nrun, sizeof(nrun), MPI_BYTE, (int) it.rank, MPIR_TOPO_A_TAG,
+                            comm, &req, errflag), errflag, &ret);
     }
     if (color != MPI_UNDEFINED) {
-        mpi_errno = MPIC_Recv(&nlist, sizeof(nlist), MPI_BYTE, MPI_ANY_SOURCE, MPIR_TOPO_A_TAG,
-                              comm, &st, errflag);
-        MPIR_ERR_CHECK(mpi_errno);
-        holder = st.MPI_SOURCE;
+        int err = MPIC_Recv(&nlist, sizeof(nlist), MPI_BYTE, MPI_ANY_SOURCE, MPIR_TOPO_A_TAG,
+                            comm, &st, errflag);
+        note_err(err, errflag, &ret);
+        holder = err ? MPI_PROC_NULL : st.MPI_SOURCE;
     }
-    if (req) {
-        mpi_errno = MPIC_Wait(req, errflag);
-        MPIR_Request_free(req);
-        req = NULL;
-        MPIR_ERR_CHECK(mpi_errno);
-    }
+    finish_send(&req, errflag, &ret);
     run = nrun ? MPL_malloc(nrun * sizeof(*run), MPL_MEM_COMM) : NULL;
     list = nlist ? MPL_malloc(nlist * sizeof(*list), MPL_MEM_COMM) : NULL;
-    bad = (nrun && !run) || (nlist && !list);
-    mpi_errno = MPIR_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, comm, errflag);
-    MPIR_ERR_CHECK(mpi_errno);
-    MPIR_ERR_CHKANDJUMP(*errflag, mpi_errno, MPI_ERR_OTHER, "**coll_fail");
-    MPIR_ERR_CHKANDJUMP2(bad, mpi_errno, MPI_ERR_OTHER, "**nomem2", "**nomem2 %d %s",
-                         (int) (MPL_MAX(nrun, nlist) * sizeof(*run)), "split member list");
+    fail = agree_fail(comm, (nrun && !run) || (nlist && !list) ? FAIL_NOMEM : 0, errflag, &ret);
+    if (fail)
+        goto fn_agreed;
 
     /* the run's list, sent to that member; this member's, from its holder */
     if (nrun) {
         run[0] = (int32_t) it.rank;
-        mpi_errno = run_allgather(comm, run, nrun, f.run_first, errflag);
-        MPIR_ERR_CHECK(mpi_errno);
-        mpi_errno = MPIC_Isend(run, nrun * sizeof(*run), MPI_BYTE, (int) it.rank,
-                               MPIR_GATHERV_TAG, comm, &req, errflag);
-        MPIR_ERR_CHECK(mpi_errno);
+        run_allgather(comm, run, nrun, f.run_first, errflag, &ret);
+        note_err(MPIC_Isend(run, nrun * sizeof(*run), MPI_BYTE, (int) it.rank,
+                            MPIR_GATHERV_TAG, comm, &req, errflag), errflag, &ret);
     }
-    if (nlist) {
-        mpi_errno = MPIC_Recv(list, nlist * sizeof(*list), MPI_BYTE, holder, MPIR_GATHERV_TAG,
-                              comm, MPI_STATUS_IGNORE, errflag);
-        MPIR_ERR_CHECK(mpi_errno);
-    }
-    if (req) {
-        mpi_errno = MPIC_Wait(req, errflag);
-        MPIR_Request_free(req);
-        req = NULL;
-        MPIR_ERR_CHECK(mpi_errno);
-    }
-    MPIR_ERR_CHKANDJUMP(*errflag, mpi_errno, MPI_ERR_OTHER, "**coll_fail");
-
-    mpi_errno = MPIR_Get_contextid_sparse(comm, &ctx_id, color == MPI_UNDEFINED);
-    MPIR_ERR_CHECK(mpi_errno);
-    __atomic_fetch_add(&splits_no_gather, 1, __ATOMIC_RELAXED);
-    __atomic_fetch_add(&splits_sorted, 1, __ATOMIC_RELAXED);
-    if (color != MPI_UNDEFINED) {
+    if (nlist)
+        note_err(MPIC_Recv(list, nlist * sizeof(*list), MPI_BYTE, holder, MPIR_GATHERV_TAG,
+                           comm, MPI_STATUS_IGNORE, errflag), errflag, &ret);
+    finish_send(&req, errflag, &ret);
+    if (nlist && !*errflag) {
         while (newrank < nlist && list[newrank] != r)
             newrank++;
-        MPIR_Assert(newrank < nlist);
-        mpi_errno = create(comm, build_list, list, nlist, newrank, ctx_id, newcomm_ptr);
+        /* not found: a list that cannot be this process's (a peer's bug) */
+        if (newrank < nlist && build_map(comm, build_list, list, nlist, &map) == MPI_SUCCESS)
+            have_map = 1;
     }
+    fail = agree_fail(comm, nlist && !have_map && !*errflag ? FAIL_NOMEM : 0, errflag, &ret);
+    if (fail)
+        goto fn_agreed;
+
+    mpi_errno = MPIR_Get_contextid_sparse(comm, &ctx_id, color == MPI_UNDEFINED);
+    if (mpi_errno)
+        goto fn_fail;
+    if (have_map) {
+        have_map = 0;           /* create_with takes it over */
+        mpi_errno = create_with(comm, &map, nlist, newrank, ctx_id, newcomm_ptr);
+        if (mpi_errno)
+            goto fn_fail;
+    }
+    __atomic_fetch_add(&splits_no_gather, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&splits_sorted, 1, __ATOMIC_RELAXED);
+    goto fn_exit;
+
+  fn_agreed:
+    /* every process fails alike: out of memory somewhere, or a peer's error */
+    if (fail & FAIL_NOMEM)
+        MPIR_ERR_SET1(mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s",
+                      "out of memory for a split's member lists in some process");
+    else
+        MPIR_ERR_SET(mpi_errno, MPI_ERR_OTHER, "**coll_fail");
+    MPIR_ERR_ADD(mpi_errno, ret);
   fn_fail:
-    if (req) {
-        MPIR_Request_free(req);
-    }
+    if (have_map)
+        release_map(&map);
+  fn_exit:
     MPL_free(run);
     MPL_free(list);
     return mpi_errno;
