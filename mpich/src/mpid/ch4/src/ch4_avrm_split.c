@@ -89,19 +89,10 @@ cvars:
  * node hierarchy (avrm_comm_split_types_from_hier) */
 static unsigned long long splits_no_gather, splits_sorted, split_types_from_hier;
 
-static void get_splits(void *addr, void *obj, int count, void *buf)
+/* a counter pvar's value: the counter registered as its address */
+static void get_counter(void *addr, void *obj, int count, void *buf)
 {
-    *(unsigned long long *) buf = __atomic_load_n(&splits_no_gather, __ATOMIC_RELAXED);
-}
-
-static void get_splits_sorted(void *addr, void *obj, int count, void *buf)
-{
-    *(unsigned long long *) buf = __atomic_load_n(&splits_sorted, __ATOMIC_RELAXED);
-}
-
-static void get_split_types(void *addr, void *obj, int count, void *buf)
-{
-    *(unsigned long long *) buf = __atomic_load_n(&split_types_from_hier, __ATOMIC_RELAXED);
+    *(unsigned long long *) buf = __atomic_load_n((unsigned long long *) addr, __ATOMIC_RELAXED);
 }
 
 /* A communicator whose splits needed the gather SKIP_AFTER times in a row
@@ -159,28 +150,26 @@ static int split_finalize(void *unused)
 int MPIDI_avrm_split_init(void)
 {
     int mpi_errno = MPI_SUCCESS;
-    static int dummy;
-    MPIR_T_PVAR_REGISTER_impl(MPI_T_PVAR_CLASS_COUNTER, MPI_UNSIGNED_LONG_LONG,
-                              "avrm_comm_splits_no_gather", &dummy, 1, MPI_T_ENUM_NULL,
-                              MPI_T_VERBOSITY_USER_BASIC, MPI_T_BIND_NO_OBJECT,
-                              MPIR_T_PVAR_FLAG_READONLY | MPIR_T_PVAR_FLAG_CONTINUOUS,
-                              get_splits, NULL, "CH4_AVRM",
-                              "MPI_Comm_split calls this process settled without gathering "
-                              "the parent's colours and keys (MPIR_CVAR_AVRM_SPLIT_MIN_SIZE)");
-    MPIR_T_PVAR_REGISTER_impl(MPI_T_PVAR_CLASS_COUNTER, MPI_UNSIGNED_LONG_LONG,
-                              "avrm_comm_splits_sorted", &dummy, 1, MPI_T_ENUM_NULL,
-                              MPI_T_VERBOSITY_USER_BASIC, MPI_T_BIND_NO_OBJECT,
-                              MPIR_T_PVAR_FLAG_READONLY | MPIR_T_PVAR_FLAG_CONTINUOUS,
-                              get_splits_sorted, NULL, "CH4_AVRM",
-                              "MPI_Comm_split calls this process settled by the distributed "
-                              "sort (MPIR_CVAR_AVRM_SPLIT_SORT_MIN_SIZE), without a gather");
-    MPIR_T_PVAR_REGISTER_impl(MPI_T_PVAR_CLASS_COUNTER, MPI_UNSIGNED_LONG_LONG,
-                              "avrm_comm_split_types_from_hier", &dummy, 1, MPI_T_ENUM_NULL,
-                              MPI_T_VERBOSITY_USER_BASIC, MPI_T_BIND_NO_OBJECT,
-                              MPIR_T_PVAR_FLAG_READONLY | MPIR_T_PVAR_FLAG_CONTINUOUS,
-                              get_split_types, NULL, "CH4_AVRM",
-                              "MPI_Comm_split_type(SHARED) calls this process settled from the "
-                              "parent's node hierarchy, without MPICH's two splits");
+    static const struct {
+        const char *name, *desc;
+        unsigned long long *counter;
+    } pvars[] = {
+        {"avrm_comm_splits_no_gather", "MPI_Comm_split calls this process settled without "
+         "gathering the parent's colours and keys (MPIR_CVAR_AVRM_SPLIT_MIN_SIZE)",
+         &splits_no_gather},
+        {"avrm_comm_splits_sorted", "MPI_Comm_split calls this process settled by the "
+         "distributed sort (MPIR_CVAR_AVRM_SPLIT_SORT_MIN_SIZE), without a gather",
+         &splits_sorted},
+        {"avrm_comm_split_types_from_hier", "MPI_Comm_split_type(SHARED) calls this process "
+         "settled from the parent's node hierarchy, without MPICH's two splits",
+         &split_types_from_hier},
+    };
+    for (size_t i = 0; i < sizeof(pvars) / sizeof(pvars[0]); i++)
+        MPIR_T_PVAR_REGISTER_impl(MPI_T_PVAR_CLASS_COUNTER, MPI_UNSIGNED_LONG_LONG,
+                                  pvars[i].name, pvars[i].counter, 1, MPI_T_ENUM_NULL,
+                                  MPI_T_VERBOSITY_USER_BASIC, MPI_T_BIND_NO_OBJECT,
+                                  MPIR_T_PVAR_FLAG_READONLY | MPIR_T_PVAR_FLAG_CONTINUOUS,
+                                  get_counter, NULL, "CH4_AVRM", pvars[i].desc);
     gathers_hint = MPIR_Comm_register_hint(0, "avrm_split_gathers", NULL,
                                            MPIR_COMM_HINT_TYPE_INT, 0, 0);
     MPIR_Add_finalize(split_finalize, NULL, MPIR_FINALIZE_CALLBACK_PRIO - 1);
