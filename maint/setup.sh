@@ -14,5 +14,5 @@ if [ ! -f Makefile ] || [ configure -nt Makefile ] || [ $# -gt 0 ]; then
     ./configure -q "$@"
 fi
 # The pre-commit hook keeps README.md's figures block in step with the tree.
-if git rev-parse --git-dir >/dev/null 2>&1; then git config core.hooksPath maint/hooks; fi
+if git rev-parse --git-dir >/dev/null 2>&1; then git config core.hooksPath maint/hooks || true; fi
 echo "setup: ready in $(( $(date +%s) - t0 ))s" >&2
