@@ -561,18 +561,19 @@ static void ours_model(uint64_t P, int path, int gathers, uint64_t *msgs, uint64
  * and more; ch4_avrm_split.c's split_sorted, avrm_split.h's S1-S3), the
  * busiest process: the vote as above, then D swaps of an item, the run
  * scan (a word to r+1 for the left neighbour, one to r-1 for the right,
- * the doubling's 2L - 1), its run's size (4 B), the failures' allreduce
- * (4 B, recursive doubling), Bruck inside a run of n (ceil(log2 n)
- * messages, (n - 1) * 4 B) and the list (n * 4 B). n: the largest colour. */
+ * the doubling's 2L - 1), its run's size (4 B), the two allreduces that
+ * agree on failures (4 B each, recursive doubling), Bruck inside a run of n
+ * (ceil(log2 n) messages, (n - 1) * 4 B) and the list (n * 4 B). n: the
+ * largest colour. */
 static void sort_model(uint64_t P, int path, uint64_t D, uint64_t n, uint64_t *msgs,
                        uint64_t *bytes)
 {
     const uint64_t ck = sizeof(avrm_split_ck_t), item = sizeof(avrm_split_item_t);
     uint64_t L = ceil_log2(P), ar = allreduce_msgs(P);
     ours_model(P, path, 0, msgs, bytes);
-    *msgs += D + 2 + (L ? 2 * L - 1 : 0) + 1 + ar + ceil_log2(n) + 1;
+    *msgs += D + 2 + (L ? 2 * L - 1 : 0) + 1 + 2 * ar + ceil_log2(n) + 1;
     *bytes += D * item + 2 * ck + (L ? 2 * L - 1 : 0) * sizeof(int32_t) + sizeof(uint32_t) +
-        ar * sizeof(int32_t) + (n - 1) * sizeof(int32_t) + n * sizeof(int32_t);
+        2 * ar * sizeof(int32_t) + (n - 1) * sizeof(int32_t) + n * sizeof(int32_t);
 }
 
 static int count_step(void *arg, uint32_t partner, int keep_low)
@@ -583,15 +584,24 @@ static int count_step(void *arg, uint32_t partner, int keep_low)
     return 0;
 }
 
+/* the comparators of position j over P */
+static uint64_t swaps_of(uint32_t P, uint32_t j)
+{
+    uint64_t c = 0;
+    avrm_sort_walk(P, j, count_step, &c);
+    return c;
+}
+
 /* the most comparators of a position: every position walked up to
  * CHECK_MAXP (and, P a power of two, each must have avrm_sort_depth's
  * k (k + 1) / 2: *bad otherwise), above it positions 0, P/2 and P - 1 */
 static uint64_t sort_swaps(uint32_t P, int *bad)
 {
+    uint32_t few[] = { 0, P / 2, P - 1 };
+    uint32_t n = P <= CHECK_MAXP ? P : 3;
     uint64_t most = 0;
-    for (uint32_t j = 0; j < P; j = P <= CHECK_MAXP ? j + 1 : (j == 0 ? P / 2 : j == P / 2 ? P - 1 : P)) {
-        uint64_t c = 0;
-        avrm_sort_walk(P, j, count_step, &c);
+    for (uint32_t i = 0; i < n; i++) {
+        uint64_t c = swaps_of(P, P <= CHECK_MAXP ? i : few[i]);
         if ((P & (P - 1)) == 0 && c != avrm_sort_depth(P))
             *bad = 1;
         most = c > most ? c : most;

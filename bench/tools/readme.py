@@ -185,17 +185,23 @@ def insns_rows():
     return out
 
 
+def split_points(set_name):
+    """A split set's split.csv by (lib, shape, P), its P values, and the three
+    P a README row shows (the least and the two largest)."""
+    rows = rows_of(set_name, "split.csv")
+    v = {(r["lib"], r["shape"], int(r["P"])): r for r in rows}
+    nps = sorted({int(r["P"]) for r in rows})
+    if not nps:
+        missing(set_name, "rows in split.csv")
+    return v, nps, [nps[0], nps[-2], nps[-1]] if len(nps) > 2 else nps
+
+
 def split_rows():
     """MPI_Comm_split's cost per process (bench/run split): the bytes a split
     adds to MPI_Comm_dup's (the context id every creation pays) at three P,
     the peak transient heap at the largest P, and the simulator's bytes at
     its largest P against MPICH's allgather."""
-    rows = rows_of("split", "split.csv")
-    v = {(r["lib"], r["shape"], int(r["P"])): r for r in rows}
-    nps = sorted({int(r["P"]) for r in rows})
-    if not nps:
-        missing("split", "rows in split.csv")
-    pts = [nps[0], nps[-2], nps[-1]] if len(nps) > 2 else nps
+    v, nps, pts = split_points("split")
 
     def net(lib, shape, p):
         r = one(v, (lib, shape, p), "split", "split.csv")
@@ -223,17 +229,11 @@ def split_rows():
     return out
 
 
-
 def split_sort_rows():
     """Irregular splits sorted across the processes (bench/run split-sort):
     bytes beyond MPI_Comm_dup's and time at three P, ours-sort (the sort
     forced at every P) against stock's gather."""
-    rows = rows_of("split-sort", "split.csv")
-    v = {(r["lib"], r["shape"], int(r["P"])): r for r in rows}
-    nps = sorted({int(r["P"]) for r in rows})
-    if not nps:
-        missing("split-sort", "rows in split.csv")
-    pts = [nps[0], nps[-2], nps[-1]] if len(nps) > 2 else nps
+    v, nps, pts = split_points("split-sort")
 
     def cell(lib, shape, p, key):
         return float(one(v, (lib, shape, p), "split-sort", "split.csv")[key])
@@ -254,6 +254,7 @@ def split_sort_rows():
                 f"{fmt(float(r['sort_bytes_sent_per_process']))} ({fmt(float(r['sort_list_bytes']))})",
                 fmt(float(r["allgather_bytes_recv_per_process"])), "-", figures_of("split-sort")])
     return out
+
 
 def block():
     head = ["per process", "ours", "stock 4.0.2", "Open MPI 4.1", "figures of"]

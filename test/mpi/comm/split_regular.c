@@ -21,26 +21,23 @@ static int min_size;           /* MPIR_CVAR_AVRM_SPLIT_MIN_SIZE, read through MP
 static int sort_min;           /* MPIR_CVAR_AVRM_SPLIT_SORT_MIN_SIZE */
 
 /* an int CVAR's value in the library (its default, or the environment's) */
-static int read_cvar(const char *want, int *val)
+static void read_cvar(const char *name, int *val)
 {
-    int ncvar = 0;
-    MPI_T_cvar_get_num(&ncvar);
-    for (int i = 0; i < ncvar; i++) {
-        char name[128], desc[1024];
-        int nl = sizeof name, dl = sizeof desc, verb, bind, scope, count;
-        MPI_Datatype dt;
-        MPI_T_enum et;
-        MPI_T_cvar_handle h;
-        if (MPI_T_cvar_get_info(i, name, &nl, &verb, &dt, &et, desc, &dl, &bind, &scope) ||
-            strcmp(name, want))
-            continue;
-        MPI_T_cvar_handle_alloc(i, NULL, &h, &count);
-        MPI_T_cvar_read(h, val);
-        MPI_T_cvar_handle_free(&h);
-        return 1;
+    int idx, count;
+    MPI_T_cvar_handle h;
+    if (MPI_T_cvar_get_index(name, &idx) != MPI_SUCCESS) {
+        av_err("no CVAR %s", name);
+        return;
     }
-    av_err("no CVAR %s", want);
-    return 0;
+    MPI_T_cvar_handle_alloc(idx, NULL, &h, &count);
+    MPI_T_cvar_read(h, val);
+    MPI_T_cvar_handle_free(&h);
+}
+
+/* a parent of n processes sorts what no form settles (and always votes) */
+static int sorts(int n)
+{
+    return min_size > 0 && sort_min > 0 && n >= sort_min;
 }
 
 /* members of colour c in MPI order, as world ranks */
@@ -66,9 +63,8 @@ static void check(MPI_Comm parent, int regular, const char *what)
     av_read_ull_pvar("avrm_comm_splits_no_gather", &after);
     av_read_ull_pvar("avrm_comm_splits_sorted", &safter);
     /* a parent the sort takes always votes; what no form settles, it sorts */
-    int sort = min_size > 0 && sort_min > 0 && P >= sort_min;
-    int sorted = sort && !regular;
-    int settled = (min_size > 0 && (P >= min_size || sort) && regular) || sorted;
+    int sorted = sorts(P) && !regular;
+    int settled = (min_size > 0 && (P >= min_size || sorts(P)) && regular) || sorted;
     if (after - before != (unsigned long long) settled)
         av_err("settled without a gather %llu times, expected %d", after - before, settled);
     if (safter - sbefore != (unsigned long long) sorted)
@@ -148,7 +144,7 @@ int main(int argc, char **argv)
     /* a communicator whose splits gathered twice in a row stops voting (its
      * hint avrm_split_gathers) but for one split in 8; MPI_Comm_set_info
      * resets the count */
-    int sort_world = min_size > 0 && sort_min > 0 && W >= sort_min;
+    int sort_world = sorts(W);
     if (min_size > 0 && (W >= min_size || sort_world) && W >= 6) {
         MPI_Comm d;
         MPI_Info info;

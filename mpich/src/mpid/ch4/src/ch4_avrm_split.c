@@ -201,6 +201,15 @@ static void note_err(int err, MPIR_Errflag_t * errflag, int *ret)
     }
 }
 
+/* step 1's word: send (c, k) to r+1, learn r-1's into *lw */
+static int left_word(MPIR_Comm * comm, const avrm_split_ck_t * me, avrm_split_ck_t * lw,
+                     MPIR_Errflag_t * errflag)
+{
+    int r = comm->rank, P = comm->local_size;
+    return swap(comm, me, r + 1 < P ? r + 1 : MPI_PROC_NULL, lw, r > 0 ? r - 1 : MPI_PROC_NULL,
+                sizeof(*me), MPIR_ALLGATHER_TAG, errflag);
+}
+
 /* RUNS_SCAN: this process's run by the two-way doubling scan; an error is
  * recorded and the rounds go on (the caller agrees on it) */
 static int scan_runs(MPIR_Comm * comm, avrm_split_ck_t me, const avrm_split_ck_t * lw,
@@ -259,8 +268,7 @@ static int agree(MPIR_Comm * comm, avrm_split_ck_t me, int bad_color, avrm_split
     avrm_split_ck_t lw;
     avrm_split_sum_t sum;
 
-    mpi_errno = swap(comm, &me, r + 1 < P ? r + 1 : MPI_PROC_NULL, &lw,
-                     r > 0 ? r - 1 : MPI_PROC_NULL, sizeof(me), MPIR_ALLGATHER_TAG, errflag);
+    mpi_errno = left_word(comm, &me, &lw, errflag);
     MPIR_ERR_CHECK(mpi_errno);
     avrm_split_vote((uint32_t) r, (uint32_t) P, me, r > 0 ? &lw : NULL, bad_color, &sum);
     mpi_errno = MPIR_Allreduce(MPI_IN_PLACE, &sum, 1, sum_type, sum_op->handle, comm, errflag);
@@ -478,9 +486,7 @@ static int split_sorted(MPIR_Comm * comm, int color, int key, MPIR_Comm ** newco
     avrm_sort_walk((uint32_t) P, (uint32_t) r, sort_step, &sa);        /* S1 */
     ret = sa.mpi_errno;
     ck = (avrm_split_ck_t) { it.color, it.key };        /* S2 */
-    note_err(swap(comm, &ck, r + 1 < P ? r + 1 : MPI_PROC_NULL, &lw,
-                  r > 0 ? r - 1 : MPI_PROC_NULL, sizeof(ck), MPIR_ALLGATHER_TAG, errflag),
-             errflag, &ret);
+    note_err(left_word(comm, &ck, &lw, errflag), errflag, &ret);
     note_err(scan_runs(comm, ck, &lw, &f, errflag), errflag, &ret);
 
     /* S3: the run's size to the member whose item this position holds */
@@ -540,8 +546,8 @@ static int split_sorted(MPIR_Comm * comm, int color, int key, MPIR_Comm ** newco
   fn_agreed:
     /* every process fails alike: out of memory somewhere, or a peer's error */
     if (fail & FAIL_NOMEM)
-        MPIR_ERR_SET1(mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s",
-                      "out of memory for a split's member lists in some process");
+        MPIR_ERR_SET1(mpi_errno, MPI_ERR_NO_MEM, "**fail", "**fail %s",
+                      "out of memory for a split's member lists or map in some process");
     else
         MPIR_ERR_SET(mpi_errno, MPI_ERR_OTHER, "**coll_fail");
     MPIR_ERR_ADD(mpi_errno, ret);
