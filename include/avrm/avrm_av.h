@@ -4,7 +4,8 @@
  * Thread safety: writers (create/set/destroy) serialized by the caller, see
  * avrm_ctx.h. avrm_av_addr/avrm_av_is_local are read-only and lock-free.
  *
- * Costs: create O(1) (computed) or O(size) zero-fill (stored); set O(1);
+ * Costs: create O(1) (computed) or O(size) zero-fill (stored); make_sparse
+ * O(local members); set O(1) (sparse: the first write into a page scans it);
  * addr O(1), 2-3 instructions; is_local O(1) except LOCAL_LIST: O(log ppn).
  */
 #ifndef AVRM_AV_H
@@ -44,6 +45,23 @@ avrm_status_t avrm_av_set_pending(avrm_av_t *av, avrm_lpid_t lpid, int is_local)
  * no entry array: reseal each of them (avrm_map_reseal) afterwards, or they
  * go on decoding address == lpid. */
 avrm_status_t avrm_av_make_stored(avrm_ctx_t *ctx, avrm_av_t *av);
+
+/* Turn a stored or computed AV into a sparse one (avrm_types.h): its entries
+ * in a reserved mapping where an untouched word reads 0, which means
+ * pending (avrm_ave_get makes the pending word of its lpid): memory only
+ * for the pages written, one page per 512 consecutive lpids that hold a
+ * word. My node's members get their pending word with the local bit; no
+ * other word is kept, so call it before any address is set (on-demand
+ * addressing at MPI_Init). Maps built over the AV cached the old entry
+ * array: reseal them (avrm_map_reseal). NOMEM when the mapping cannot be
+ * made (nothing changed). Cost: O(local members) writes, O(size) reads of
+ * a dense AV's locality bits; a later avrm_av_set/_set_pending also scans
+ * the page it writes once (512 words) to count it. Written words must be
+ * nonzero (avrm_av_set refuses address 0 remote: ARG). */
+avrm_status_t avrm_av_make_sparse(avrm_ctx_t *ctx, avrm_av_t *av);
+/* the bytes of av's written pages (0 unless sparse); avrm_ctx_stats adds
+ * them to av_entry_bytes */
+size_t avrm_av_sparse_bytes(const avrm_av_t *av);
 
 void avrm_av_destroy(avrm_ctx_t *ctx, avrm_pgid_t pgid);
 
@@ -85,10 +103,11 @@ static inline int avrm_av_is_local(const avrm_av_t *av, avrm_lpid_t lpid)
                        : avrm_locality_has(&av->local, lpid);
 }
 
-/* The entry word of lpid: address << 1 | local bit (made up for a computed AV). */
+/* The entry word of lpid: address << 1 | local bit (made up for a computed
+ * AV; the pending word of an untouched peer of a sparse one). */
 static inline avrm_ave_t avrm_av_ave(const avrm_av_t *av, avrm_lpid_t lpid)
 {
-    return av->entries ? avrm_ave_load(&av->entries[lpid])
+    return av->entries ? avrm_ave_get(av->entries, lpid)
                        : avrm_ave_make(lpid, avrm_locality_has(&av->local, lpid));
 }
 

@@ -155,7 +155,7 @@ AVRM_INLINE void avrm__hot_out(int want_ent, const avrm_ave_t *ents, avrm_pgid_t
                                avrm_pgid_t *pgid)
 {
     if (want_ent) {
-        *ent = avrm_ave_load(&ents[l]);
+        *ent = avrm_ave_get(ents, l);
     } else {
         *lpid = l;
         *pgid = g;

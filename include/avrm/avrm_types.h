@@ -85,6 +85,28 @@ static inline uint32_t avrm_ave_pending_lpid(avrm_ave_t e)
     return (uint32_t) ((e & ~AVRM_AVE_PENDING) >> 1);
 }
 
+/*
+ * A stored AV's entry array is preceded by one header word (entries[-1]).
+ * AVRM_AVH_SPARSE: a sparse AV (avrm_av_make_sparse): a zero entry is a peer
+ * not contacted yet, the pending word of its lpid with the local bit clear,
+ * never stored, so a page of 512 untouched entries holds no memory. Every
+ * word written into a sparse AV is nonzero: a resolved address is never 0
+ * there (this process is address 0 and local: word 1) and a pending word
+ * has bit 63. Dense AVs' header is 0: their zero word is address 0, remote.
+ */
+#define AVRM_AVH_SPARSE UINT64_C(1)
+
+/* The entry word of lpid l in a stored entry array: what readers load. One
+ * load and one test of the word on the hot path; a zero word also reads the
+ * header (cold: a sparse AV's untouched peer, or address 0 of a dense one). */
+static inline avrm_ave_t avrm_ave_get(const avrm_ave_t *ents, uint32_t l)
+{
+    avrm_ave_t e = avrm_ave_load(&ents[l]);
+    if (__builtin_expect(e == 0, 0) && (ents[-1] & AVRM_AVH_SPARSE))
+        e = avrm_ave_make_pending(l, 0);
+    return e;
+}
+
 typedef struct avrm_gpid {
     avrm_lpid_t lpid;
     avrm_pgid_t pgid;
@@ -113,6 +135,9 @@ typedef struct avrm_locality {
  * an AV's entry array never moves or changes size, so rank maps may cache a
  * pointer to it.
  *   stored mode:   entries[lpid] holds address | LOCAL bit (8 B/peer)
+ *   sparse mode:   stored, in a reserved mapping: a zero entry is pending
+ *                  (avrm_ave_get), memory only for the pages written
+ *                  (page size per 512 peers that hold a written word)
  *   computed mode: entries == NULL, address == lpid (libfabric FI_AV_TABLE
  *                  filled in lpid order), locality from `local`.
  *                  Only allowed for an AV whose addresses are exactly 0..size-1.
@@ -121,11 +146,13 @@ typedef struct avrm_locality {
  * not stored here.
  */
 typedef struct avrm_av {
-    avrm_ave_t     *entries;
+    avrm_ave_t     *entries;     /* after the header word (AVRM_AVH_SPARSE) */
     avrm_locality_t local;
     uint32_t        size;
     avrm_pgid_t     pgid;
     uint8_t         computed;
+    uint8_t         sparse;      /* a reserved mapping (avrm_av_make_sparse) */
+    uint32_t        pages;       /* sparse: pages holding memory (written) */
 } avrm_av_t;
 
 /* Rank-map modes. The order is the switch order of avrm_map_locate(). */
@@ -278,7 +305,7 @@ typedef struct avrm_params {
 
 /* Memory accounting, bytes by category; queryable at any time. */
 typedef struct avrm_stats {
-    size_t av_entry_bytes;      /* 8 B/peer of stored AVs */
+    size_t av_entry_bytes;      /* 8 B/peer of dense stored AVs; the written pages of sparse ones */
     size_t av_meta_bytes;       /* AV structs + locality lists */
     size_t map_bytes;           /* live rank-map structs (inline in comms) */
     size_t table_bytes;         /* unique tables (lut/lut16/mlut/mseg) allocated:

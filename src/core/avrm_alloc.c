@@ -1,7 +1,10 @@
 /* avrm_alloc.c - allocation wrappers with failure injection (see avrm_alloc.h). */
+#define _DEFAULT_SOURCE 1   /* MAP_ANONYMOUS, MAP_NORESERVE */
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "avrm_alloc.h"
 #include "avrm/avrm_ctx.h"
 
@@ -56,6 +59,31 @@ void *avrm__realloc(void *p, size_t bytes)
 void avrm__free(void *p)
 {
     alloc.free_fn(p);
+}
+
+size_t avrm__page_size(void)
+{
+    long ps = sysconf(_SC_PAGESIZE);
+    return ps > 0 ? (size_t) ps : 4096;
+}
+
+void *avrm__reserve(size_t bytes, size_t *len)
+{
+    size_t ps = avrm__page_size();
+    if (avrm__should_fail() || bytes > (size_t) -1 - ps) return NULL;
+    *len = (bytes + ps - 1) / ps * ps;
+    void *p = mmap(NULL, *len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+                   -1, 0);
+    if (p == MAP_FAILED) return NULL;
+#ifdef MADV_NOHUGEPAGE
+    (void) madvise(p, *len, MADV_NOHUGEPAGE);   /* advice: failing leaves huge pages possible */
+#endif
+    return p;
+}
+
+void avrm__unreserve(void *p, size_t len)
+{
+    if (p) (void) munmap(p, len);
 }
 
 void avrm__alloc_fail_after(long n)

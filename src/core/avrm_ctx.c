@@ -103,5 +103,8 @@ void avrm__ctx_add_world_grids(avrm_ctx_t *ctx)
 
 void avrm_ctx_stats(const avrm_ctx_t *ctx, avrm_stats_t *out)
 {
-    if (ctx && out) *out = ctx->stats;
+    if (!ctx || !out) return;
+    *out = ctx->stats;
+    for (uint32_t g = 0; g < ctx->navs; g++)
+        out->av_entry_bytes += avrm_av_sparse_bytes(avrm_ctx_av(ctx, g));
 }

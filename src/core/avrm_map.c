@@ -23,7 +23,7 @@ avrm_ave_t avrm_map_ave_generic(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, 
     avrm_pgid_t g;
     const avrm_ave_t *e;
     avrm_lpid_t l = avrm_map_locate(ctx, m, r, &g, &e);
-    return e ? avrm_ave_load(&e[l]) : avrm_ave_make(l, avrm_locality_has(&avrm_ctx_av(ctx, g)->local, l));
+    return e ? avrm_ave_get(e, l) : avrm_ave_make(l, avrm_locality_has(&avrm_ctx_av(ctx, g)->local, l));
 }
 
 void avrm_map_mark_groups(const avrm_ctx_t *ctx, const avrm_rankmap_t *m, uint8_t *seen)

@@ -13,10 +13,10 @@
 #                                         (EXTRA_PROGRAMS: `make unit-tsan`;
 #                                         test/unit/tsan.sh builds and runs it)
 AVRM_UNIT_TESTS = test_map$(EXEEXT) test_random$(EXEEXT) test_errors$(EXEEXT) test_hooks$(EXEEXT) \
-	test_hier$(EXEEXT) test_split$(EXEEXT) test_sort$(EXEEXT)
+	test_hier$(EXEEXT) test_split$(EXEEXT) test_sort$(EXEEXT) test_sparse$(EXEEXT)
 AVRM_UNIT_SAN = test_map_san$(EXEEXT) test_random_san$(EXEEXT) test_errors_san$(EXEEXT) \
 	test_hooks_san$(EXEEXT) test_hier_san$(EXEEXT) test_split_san$(EXEEXT) \
-	test_sort_san$(EXEEXT)
+	test_sort_san$(EXEEXT) test_sparse_san$(EXEEXT)
 AVRM_UNIT_HDRS = test/unit/tu.h test/unit/tu_gen.h test/unit/tu_hier.h
 AVRM_CORE_C = src/core/avrm_alloc.c src/core/avrm_av.c src/core/avrm_build.c src/core/avrm_find.c \
 	src/core/avrm_ctx.c src/core/avrm_detect.c src/core/avrm_hier.c src/core/avrm_index.c \
@@ -24,7 +24,7 @@ AVRM_CORE_C = src/core/avrm_alloc.c src/core/avrm_av.c src/core/avrm_build.c src
 AVRM_SAN_FLAGS = -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 AVRM_TSAN_FLAGS = -fsanitize=thread -fno-omit-frame-pointer -pthread
 
-check_PROGRAMS += test_map test_random test_errors test_hooks test_hier test_split test_sort
+check_PROGRAMS += test_map test_random test_errors test_hooks test_hier test_split test_sort test_sparse
 test_map_SOURCES = test/unit/test_map.c $(AVRM_UNIT_HDRS)
 test_map_LDADD = libavrm.a
 test_random_SOURCES = test/unit/test_random.c $(AVRM_UNIT_HDRS)
@@ -42,6 +42,9 @@ test_split_SOURCES = test/unit/test_split.c $(AVRM_UNIT_HDRS)
 test_split_LDADD = libavrm.a
 test_sort_SOURCES = test/unit/test_sort.c $(AVRM_UNIT_HDRS)
 test_sort_LDADD = libavrm.a
+test_sparse_SOURCES = test/unit/test_sparse.c $(AVRM_UNIT_HDRS)
+test_sparse_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/core
+test_sparse_LDADD = libavrm.a
 
 EXTRA_PROGRAMS = $(AVRM_UNIT_SAN) test_threads_tsan
 CLEANFILES += $(AVRM_UNIT_SAN) test_threads_tsan$(EXEEXT) fuzz_build$(EXEEXT)
@@ -69,6 +72,10 @@ test_sort_san_SOURCES = test/unit/test_sort.c $(AVRM_UNIT_HDRS) $(AVRM_CORE_SOUR
 test_sort_san_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/core
 test_sort_san_CFLAGS = $(AM_CFLAGS) $(AVRM_SAN_FLAGS)
 test_sort_san_LDFLAGS = $(AVRM_SAN_FLAGS)
+test_sparse_san_SOURCES = test/unit/test_sparse.c $(AVRM_UNIT_HDRS) $(AVRM_CORE_SOURCES)
+test_sparse_san_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/core
+test_sparse_san_CFLAGS = $(AM_CFLAGS) $(AVRM_SAN_FLAGS)
+test_sparse_san_LDFLAGS = $(AVRM_SAN_FLAGS)
 test_hier_san_SOURCES = test/unit/test_hier.c $(AVRM_UNIT_HDRS) $(AVRM_CORE_SOURCES)
 test_hier_san_CPPFLAGS = $(AM_CPPFLAGS) -I$(top_srcdir)/src/core
 test_hier_san_CFLAGS = $(AM_CFLAGS) $(AVRM_SAN_FLAGS)
