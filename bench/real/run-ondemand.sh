@@ -154,7 +154,7 @@ for prov in sockets tcp; do
         awk 'NF == 4 { print $1 "," $2 "," $3 "," $4 }' >> "$out/fiav.csv"
 done
 if [ -x "$top/bench/bench-memory" ]; then
-    "$top/bench/bench-memory" -n 8192,65536,262144,786432 -s world -o "$out/world.csv" > /dev/null &&
+    "$top/bench/bench-memory" -n 8192,65536,262144,786432,16777216 -s world,contact -o "$out/world.csv" > /dev/null &&
         "$top/bench/report" wholeproc "$out/world.csv" "$out/slopes.csv" "$out/fiav.csv" "$out/wholeproc.csv" \
             > "$out/wholeproc.md" && cat "$out/wholeproc.md" || failed="$failed wholeproc"
 else

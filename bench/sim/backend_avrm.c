@@ -7,6 +7,10 @@
 typedef struct ost {
     avrm_ctx_t *ctx;
     int computed;
+    int ondemand;              /* the world AV sparse, peers set at contact */
+    uint32_t me;
+    uint64_t next_addr;        /* ondemand: FI_AV_TABLE index of the next insert */
+    uint64_t resolved;         /* ondemand: peers resolved at first contact */
     int wide;                  /* no mlut32: dynamic groups at pgid 255 + g */
     double wide_meta;          /* AV slots that adds, left out of the report */
     uint32_t narrow_navs;      /* ctx->navs had every group kept its own pgid */
@@ -78,7 +82,28 @@ static int av_create(sim_backend_t *b, const sim_t *sm, uint16_t pgid, uint32_t 
             if (avrm_av_set(av, l, base + l, loc) != AVRM_OK) return -1;
         }
     }
+    if (pgid == 0 && s->ondemand) {
+        /* on-demand addressing at MPI_Init (MPIDIU_avt_world_pending, then
+         * this process inserted first: address 0, local) */
+        if (avrm_av_make_sparse(s->ctx, av) != AVRM_OK ||
+            avrm_av_set(av, sm->me, 0, 1) != AVRM_OK) return -1;
+        s->me = sm->me;
+        s->next_addr = 1;
+    }
     return 0;
+}
+
+/* first contact (ofi_ondemand_resolve.c): a world peer on another node gets
+ * the next AV index; a node-local one goes through shared memory and stays
+ * pending */
+static void contact(sim_backend_t *b, uint32_t lpid)
+{
+    ost_t *s = b->st;
+    avrm_av_t *av = avrm_ctx_av(s->ctx, 0);
+    avrm_ave_t w = avrm_av_ave(av, lpid);
+    if (avrm_ave_is_pending(w) && !(w & AVRM_AVE_LOCAL) &&
+        avrm_av_set(av, lpid, s->next_addr, 0) == AVRM_OK)
+        s->next_addr++, s->resolved++;
 }
 
 static void av_destroy(sim_backend_t *b, uint16_t pgid, uint32_t size)
@@ -185,6 +210,7 @@ static void report(sim_backend_t *b, sim_mem_t *o)
     o->hier = (double) st.hier_bytes;
     o->node_map = (double) avrm_hier_bytes(&s->world_hier);
     o->library = o->total + o->hier + o->node_map;
+    o->resolved = (double) s->resolved;
 }
 
 static void destroy(sim_backend_t *b)
@@ -216,7 +242,8 @@ size_t avrm_bench_node_map_bytes(sim_backend_t *b)
     return avrm_hier_bytes(&s->world_hier);
 }
 
-static sim_backend_t *make(const avrm_params_t *p, int computed, int wide, const char *nm)
+static sim_backend_t *make(const avrm_params_t *p, int computed, int wide, int ondemand,
+                           const char *nm)
 {
     sim_backend_t *b = calloc(1, sizeof *b);
     ost_t *s = calloc(1, sizeof *s);
@@ -224,6 +251,7 @@ static sim_backend_t *make(const avrm_params_t *p, int computed, int wide, const
     if (avrm_ctx_create(p, &s->ctx) != AVRM_OK) { free(b); free(s); return NULL; }
     s->computed = computed;
     s->wide = wide;
+    s->ondemand = ondemand;
     snprintf(s->name, sizeof s->name, "%s", nm);
     b->name = s->name;
     b->label = "OURS";
@@ -237,6 +265,7 @@ static sim_backend_t *make(const avrm_params_t *p, int computed, int wide, const
     b->hier = hier;
     b->hier_dup = hier_dup;
     b->hier_release = hier_release;
+    b->contact = ondemand ? contact : NULL;
     return b;
 }
 
@@ -257,7 +286,7 @@ sim_backend_t *avrm_backend_ablate(unsigned off)
         for (int k = 0; k < 7; k++)
             if (off & (1u << k)) o += (size_t) snprintf(nm + o, sizeof nm - o, "-no%s", fname[k]);
     }
-    return make(&p, 0, (off & FEAT_MLUT32) != 0, nm);
+    return make(&p, 0, (off & FEAT_MLUT32) != 0, 0, nm);
 }
 
 sim_backend_t *avrm_backend_new(int variant)
@@ -266,6 +295,7 @@ sim_backend_t *avrm_backend_new(int variant)
     if (variant == OURS_NOSHARE) return avrm_backend_ablate(FEAT_SHARE);
     avrm_params_t p = avrm_params_default();
     if (variant == OURS_COMPUTED) p.computed_av = 1;
-    return make(&p, variant == OURS_COMPUTED, 0,
+    if (variant == OURS_ONDEMAND) return make(&p, 0, 0, 1, "ours-ondemand");
+    return make(&p, variant == OURS_COMPUTED, 0, 0,
                 variant == OURS_COMPUTED ? "ours-computed" : "ours-stored");
 }

@@ -16,8 +16,10 @@ enum {
     FEAT_SHARE = 32, FEAT_ILUT = 64, FEAT_ALL = 127
 };
 
-enum { OURS_STORED, OURS_COMPUTED, OURS_PAPER, OURS_NOSHARE };
+enum { OURS_STORED, OURS_COMPUTED, OURS_PAPER, OURS_NOSHARE, OURS_ONDEMAND };
 /* variant: OURS_STORED (default params), OURS_COMPUTED (computed world AV),
+ * OURS_ONDEMAND (on-demand addressing: the world AV sparse, a peer's word
+ * written at its first contact, sim_contact),
  * OURS_PAPER (paper modes only: every FEAT_* off),
  * OURS_NOSHARE (default params, share_by_content off) */
 sim_backend_t *avrm_backend_new(int variant);

@@ -47,7 +47,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "-a")) append = 1;
         else if (!strcmp(argv[i], "-m")) models_only = 1;
         else {
-            fprintf(stderr, "usage: %s [-n N,..] [-s scen|paper|apps|share,..] [-p ppn] [-o csv] [-a] [-m]\n", argv[0]);
+            fprintf(stderr, "usage: %s [-n N,..] [-s scen|paper|apps|share|contact,..] [-p ppn] [-o csv] [-a] [-m]\n", argv[0]);
             for (size_t k = 0; k < nscens; k++) fprintf(stderr, "  %-11s %s\n", scens[k].name, scens[k].what);
             return 1;
         }
@@ -59,7 +59,7 @@ int main(int argc, char **argv)
     FILE *f = fopen(out, append ? "a" : "w");
     if (!f) { perror(out); return 1; }
     if (!append)
-        fprintf(f, "scenario,N,ppn,impl,label,total,av_entries,meta,maps,tables,shared_avoided,comms,seconds,modes,hier,node_map,library\n");
+        fprintf(f, "scenario,N,ppn,impl,label,total,av_entries,meta,maps,tables,shared_avoided,comms,seconds,modes,hier,node_map,library,resolved\n");
     char nbuf[1024];
     snprintf(nbuf, sizeof nbuf, "%s", nlist);
     int rc = 0;
@@ -76,6 +76,8 @@ int main(int argc, char **argv)
                 b[nb++] = avrm_backend_new(OURS_COMPUTED);
                 b[nb++] = avrm_backend_new(OURS_PAPER);
                 b[nb++] = avrm_backend_new(OURS_NOSHARE);
+                if (!strcmp(sc->group, "contact") || !strcmp(sc->name, "world"))
+                    b[nb++] = avrm_backend_new(OURS_ONDEMAND);
                 for (int a = 0; a < MAXABL && sc->abl[a]; a++) b[nb++] = avrm_backend_ablate(sc->abl[a]);
             }
 #endif
@@ -104,10 +106,10 @@ int main(int argc, char **argv)
                                                             o ? " " : "", avrm_mode_name((avrm_mode_t) md), cnt[md]);
                 }
 #endif
-                fprintf(f, "%s,%u,%u,%s,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%llu,%.3f,%s,%.0f,%.0f,%.0f\n",
+                fprintf(f, "%s,%u,%u,%s,%s,%.0f,%.0f,%.0f,%.0f,%.0f,%.0f,%llu,%.3f,%s,%.0f,%.0f,%.0f,%.0f\n",
                         sc->name, N, P, b[i]->name, b[i]->label, m.total, m.av_entries,
                         m.meta, m.maps, m.tables, m.shared_avoided, (unsigned long long) s.ncomms, dt, modes,
-                        m.hier, m.node_map, m.library);
+                        m.hier, m.node_map, m.library, m.resolved);
             }
             fflush(f);
             fprintf(stderr, "  %-10s N=%-8u %3llu comms  %.2fs\n", sc->name, N, (unsigned long long) s.ncomms, dt);

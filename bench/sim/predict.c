@@ -11,6 +11,7 @@
  *               MPIR_CVAR_NOLOCAL; N/2: 2 cliques by block)
  *     -r nodes  round-robin over `nodes` nodes (MPIR_CVAR_NUM_CLIQUES)
  *     -c        the world AV computed (MPIR_CVAR_AVRM_COMPUTED_AV=1)
+ *     -o        on-demand addressing (tcp;ofi_rxm): the world AV sparse
  *
  * Output, one line per scenario, phase and rank, as pvars.c prints it:
  *   SCEN[-freed] RANK av_entry av_meta map table table_shared index hier node_map MODES
@@ -176,7 +177,7 @@ static void print(sim_backend_t *b, const char *name, const char *phase, uint32_
 int main(int argc, char **argv)
 {
     uint32_t N = 0, P = 0, rr = 0;
-    int computed = 0;
+    int computed = 0, ondemand = 0;
     const char *list = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "-n") && i + 1 < argc) N = (uint32_t) atoi(argv[++i]);
@@ -184,16 +185,18 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "-r") && i + 1 < argc) rr = (uint32_t) atoi(argv[++i]);
         else if (!strcmp(argv[i], "-s") && i + 1 < argc) list = argv[++i];
         else if (!strcmp(argv[i], "-c")) computed = 1;
+        else if (!strcmp(argv[i], "-o")) ondemand = 1;
         else N = 0, i = argc;
     }
     if (N < 2 || N > 1024 || (P == 0 && rr == 0)) {
-        fprintf(stderr, "usage: %s -n N (2..1024) -P ppn | -r nodes [-c] [-s scen,...]\n", argv[0]);
+        fprintf(stderr, "usage: %s -n N (2..1024) -P ppn | -r nodes [-c | -o] [-s scen,...]\n", argv[0]);
         return 1;
     }
     if (!P) P = N;
     int rc = 0;
     for (uint32_t me = 0; me < N; me++) {
-        sim_backend_t *b = avrm_backend_new(computed ? OURS_COMPUTED : OURS_STORED);
+        sim_backend_t *b = avrm_backend_new(ondemand ? OURS_ONDEMAND
+                                            : computed ? OURS_COMPUTED : OURS_STORED);
         sim_t s;
         if (!b || sim_init_ex(&s, N, P, rr, 0, me, &b, 1)) { fprintf(stderr, "sim init failed\n"); return 1; }
         for (size_t k = 0; k < NSC; k++) {

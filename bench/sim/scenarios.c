@@ -29,6 +29,81 @@ static void shuffle(int32_t *p, uint32_t n, uint64_t seed)
  * bench/report wholeproc) */
 static void sc_world(sim_t *s, int K) { (void) s; (void) K; }
 
+/* First contacts (group "contact"): the world peers me sends to in an
+ * application, for back ends that resolve addresses on demand
+ * (sim_contact); no communicator is created. */
+
+/* the largest divisor of n whose k-th power is at most n */
+static uint32_t root_divisor(uint32_t n, int k)
+{
+    uint32_t best = 1;
+    for (uint64_t f = 2;; f++) {
+        uint64_t p = 1;
+        for (int j = 0; j < k; j++) p *= f;
+        if (p > n) break;
+        if (n % f == 0) best = (uint32_t) f;
+    }
+    return best;
+}
+
+/* d[0..nd) (nd 2 or 3) balanced factors of n, as MPI_Dims_create makes
+ * them for n a product of small primes: the smallest first chosen as
+ * large as the root allows */
+static void dims_of(uint32_t n, int nd, uint32_t *d)
+{
+    if (nd == 3) {
+        d[2] = root_divisor(n, 3);
+        n /= d[2];
+    }
+    d[1] = root_divisor(n, 2);
+    d[0] = n / d[1];
+}
+
+/* an allreduce's partners by recursive doubling: me ^ 2^k */
+static void contact_doubling(sim_t *s)
+{
+    for (uint32_t b = 1; b < s->N; b <<= 1)
+        if ((s->me ^ b) < s->N) sim_contact(s, s->me ^ b);
+}
+
+/* a periodic nd-dimensional stencil's 2 nd neighbours, then an allreduce */
+static void contact_stencil(sim_t *s, int nd)
+{
+    uint32_t d[3], c[3], stride[3], r = s->me;
+    dims_of(s->N, nd, d);
+    for (int k = nd - 1, st = 1; k >= 0; k--) {
+        stride[k] = (uint32_t) st;
+        c[k] = r / stride[k] % d[k];
+        st *= (int) d[k];
+    }
+    for (int k = 0; k < nd; k++)
+        if (d[k] > 1) {
+            sim_contact(s, r - c[k] * stride[k] + (c[k] + 1) % d[k] * stride[k]);
+            sim_contact(s, r - c[k] * stride[k] + (c[k] + d[k] - 1) % d[k] * stride[k]);
+        }
+    contact_doubling(s);
+}
+
+static void sc_stencil2d(sim_t *s, int K) { (void) K; contact_stencil(s, 2); }
+static void sc_stencil3d(sim_t *s, int K) { (void) K; contact_stencil(s, 3); }
+
+/* a binomial-tree reduction to rank 0: me's parent and children */
+static void sc_tree(sim_t *s, int K)
+{
+    (void) K;
+    uint32_t low = s->me & -s->me;
+    if (s->me) sim_contact(s, s->me - low);
+    for (uint32_t b = 1; b < s->N && (!s->me || b < low); b <<= 1)
+        if (s->me + b < s->N) sim_contact(s, s->me + b);
+}
+
+static void sc_alltoall(sim_t *s, int K)
+{
+    (void) K;
+    for (uint32_t l = 0; l < s->N; l++)
+        if (l != s->me) sim_contact(s, l);
+}
+
 /* K odd/even splits of world, no reorder (Fig 9) */
 static void sc_split(sim_t *s, int K)
 {
@@ -230,6 +305,10 @@ static void sc_nodesplit(sim_t *s, int K)
 
 const scen_t scens[] = {
     { "world",     "apps",  "MPI_Init only: world and self", sc_world, 0, 0, 1u << 24, { 0 } },
+    { "stencil2d", "contact", "first contacts of a 2-D periodic stencil + allreduce (me = 0)", sc_stencil2d, 0, 0, 1u << 24, { 0 } },
+    { "stencil3d", "contact", "first contacts of a 3-D periodic stencil + allreduce (me = 0)", sc_stencil3d, 0, 0, 1u << 24, { 0 } },
+    { "tree",      "contact", "first contacts of a binomial-tree reduction (me = 0, the root)", sc_tree, 0, 0, 1u << 24, { 0 } },
+    { "alltoall",  "contact", "first contacts of an all-to-all (every peer)", sc_alltoall, 0, 0, 1u << 24, { 0 } },
     { "split10",   "paper", "10 odd/even splits of world (Fig 9)", sc_split, 10, 0, 1u << 24, { 0 } },
     { "split100",  "paper", "100 odd/even splits of world (Fig 9)", sc_split, 100, 0, 1u << 24, { 0 } },
     { "dup10",     "paper", "10 dups of world + node/node-roots (Fig 10)", sc_dup, 10, 0, 1u << 24, { 0 } },

@@ -21,6 +21,6 @@ typedef struct scen {
 extern const scen_t scens[];
 extern const size_t nscens;
 /* list: comma-separated scenario names or groups ("paper", "apps",
- * "share", "all"); NULL selects every scenario */
+ * "share", "contact", "all"); NULL selects every scenario */
 int scen_selected(const char *list, const scen_t *sc);
 #endif

@@ -315,6 +315,12 @@ void sim_free(sim_t *s, sim_comm_t *c)
     release_maps(s, c);
 }
 
+void sim_contact(sim_t *s, uint32_t lpid)
+{
+    for (int i = 0; i < s->nb; i++)
+        if (s->b[i]->contact) s->b[i]->contact(s->b[i], lpid);
+}
+
 void sim_fini(sim_t *s)
 {
     /* newest first, so children go before the tables they slice */

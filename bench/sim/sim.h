@@ -88,6 +88,8 @@ typedef struct sim_mem {
     double node_map;      /* the process's node of every peer and shm local rank of
                            * every peer (stock: 8 B per peer) */
     double library;       /* total + hier + node_map */
+    double resolved;      /* on demand: world peers resolved (first contacts
+                           * on another node: libfabric inserts); else 0 */
 } sim_mem_t;
 
 typedef struct sim sim_t;
@@ -109,6 +111,10 @@ struct sim_backend {
      * NULL: every committed communicator builds its own */
     void *(*hier_dup)(sim_backend_t *b, void *parent);
     void (*hier_release)(sim_backend_t *b, void *h);
+    /* the first message to world process lpid (on-demand addressing: its
+     * address resolved and stored); NULL: a back end that keeps every
+     * peer's address from MPI_Init (eager, the MODELs) */
+    void (*contact)(sim_backend_t *b, uint32_t lpid);
     /* filled by the simulator when sim_t.timing is set: thread CPU time
      * spent in map() (the calibrated cost of reading the clock removed),
      * calls, and ranks of the maps built other than dups/whole groups */
@@ -165,7 +171,9 @@ int  sim_init(sim_t *s, uint32_t N, uint32_t P, uint32_t me, sim_backend_t **b, 
  * see sim_backend_t.map_ns */
 int  sim_init_ex(sim_t *s, uint32_t N, uint32_t P, uint32_t rr, int timing, uint32_t me,
                  sim_backend_t **b, int nb);
-void sim_fini(sim_t *s);      /* releases every map, destroys nothing of the back ends */
+void sim_fini(sim_t *s);
+/* me sends to world process lpid (each back end's contact(), when it has one) */
+void sim_contact(sim_t *s, uint32_t lpid);      /* releases every map, destroys nothing of the back ends */
 
 static inline uint32_t sim_gp_at(const sim_gp_t *g, uint32_t i)
 {

@@ -152,16 +152,23 @@ def ondemand_plot(src, slopes_out, png):
     gp("\n".join(script) + "\n")
 
 
+APPS = (("init", "world"), ("2-D stencil", "stencil2d"), ("3-D stencil", "stencil3d"),
+        ("tree", "tree"), ("alltoall", "alltoall"))
+
+
 def wholeproc(world_csv, slopes_csv, fiav_csv, out_csv):
     """A whole process's per-peer memory at scale, eager vs on-demand
     addressing, per libfabric provider.
 
-    WORLD_CSV: bench-memory's "world" scenario (the simulator running the real
-    libavrm: our address layer after MPI_Init; the MODEL of MPICH 4.0.2's) at
-    several N. SLOPES_CSV: bench/real/run-ondemand.sh's measured growth per
-    added peer (mean heap over the processes), FIAV_CSV: libfabric's AV alone
-    (bench/real/fiavbytes.c, FI_AV_TABLE, distinct peers inserted one by one);
-    together the provider model:
+    WORLD_CSV: bench-memory's scenarios "world" (MPI_Init) and "contact"
+    (stencil2d, stencil3d, tree, alltoall: the world peers rank 0 sends to)
+    at several N: the simulator running the real libavrm (ours-stored: a
+    word per peer; ours-ondemand: the sparse world AV, a word written at
+    each first contact, and its count of peers resolved, `resolved`) and the
+    MODEL of MPICH 4.0.2. SLOPES_CSV: bench/real/run-ondemand.sh's measured
+    growth per added peer (mean heap over the processes), FIAV_CSV:
+    libfabric's AV alone (bench/real/fiavbytes.c, FI_AV_TABLE, distinct
+    peers inserted one by one); together the provider model:
       fiav[v]  bytes libfabric's AV keeps per inserted peer (FIAV_CSV, the
                largest count measured)
       conn[v]  bytes per contacted peer (connections, provider peer state) =
@@ -172,19 +179,22 @@ def wholeproc(world_csv, slopes_csv, fiav_csv, out_csv):
                a difference carried into the model
     On demand counts as engaged for a provider when ours-lazy's slope after
     MPI_Init is below fiav[v] (it inserted nobody); else its row is "model only".
-    Applications: "stencil" contacts 4 neighbours plus ceil(log2 N) allreduce
-    partners (recursive doubling); "alltoall" contacts N - 1. A process keeps:
-      ours lazy:  sim(ours, N) + (fiav + conn) * contacted
-      ours eager: sim(ours, N) + fiav * N + conn * contacted
-      stock:      sim(MODEL 4.0.2, N) + fiav * N + conn * contacted
-    Prints the table at the largest N (markdown) and writes every N to OUT_CSV.
-    A model: libfabric's and the connections' costs are linear fits of runs of
-    16-128 processes (sockets 16-256: more than one emulated node) on one machine; sockets cannot run on demand (it misdelivers
-    for unknown senders), its lazy row is what it would cost."""
-    sim = {}
+    A process of application app, with c = the peers ours-ondemand resolved
+    there (contacted on other nodes), keeps:
+      ours lazy:  sim(ours-ondemand, app, N) + (fiav + conn) * c
+      ours eager: sim(ours-stored, app, N) + fiav * N + conn * c
+      stock:      sim(MODEL 4.0.2, app, N) + fiav * N + conn * c
+    Prints, at the two largest N, the address layer alone (the simulator's
+    bytes) and the whole-process table (markdown), and writes every N to
+    OUT_CSV. A model: libfabric's and the connections' costs are linear
+    fits of runs of 16-128 processes (sockets 16-256: more than one emulated
+    node) on one machine; sockets cannot run on demand (it misdelivers for
+    unknown senders), its lazy row is what it would cost."""
+    sim, resolved = {}, {}
     for r in csv.DictReader(open(world_csv)):
-        if r["scenario"] == "world":
-            sim[(r["impl"], int(r["N"]))] = float(r["library"])
+        key = (r["scenario"], r["impl"], int(r["N"]))
+        sim[key] = float(r["library"])
+        resolved[key] = float(r.get("resolved") or 0)
     sl = {(r["library"], r["provider"], r["point"]): float(r["heap_mean_per_peer"])
           for r in csv.DictReader(open(slopes_csv))}
     av = {}
@@ -201,38 +211,56 @@ def wholeproc(world_csv, slopes_csv, fiav_csv, out_csv):
         lazy = ("ours-lazy", v, "init") in sl and sl[("ours-lazy", v, "init")] < fiav
         conn = sl[("ours-eager", v, "alltoall")] - fiav
         model[v] = (fiav, max(conn, 0.0), lazy)
-    ns = sorted({n for (_, n) in sim})
+    ns = sorted({n for (_, _, n) in sim})
     rows = []
     for n in ns:
         for v in provs:
             fiav, conn, lazy = model[v]
-            for app, touched in (("init", 0), ("stencil", 4 + math.ceil(math.log2(n))),
-                                 ("alltoall", n - 1)):
-                ours = sim[("ours-stored", n)]
+            for app, scen in APPS:
+                c = resolved[(scen, "ours-ondemand", n)]
                 rows.append((n, v, app, "ours-lazy" if lazy else "ours-lazy(model only)",
-                             ours + (fiav + conn) * touched))
-                rows.append((n, v, app, "ours-eager", ours + fiav * n + conn * touched))
+                             sim[(scen, "ours-ondemand", n)] + (fiav + conn) * c))
+                rows.append((n, v, app, "ours-eager",
+                             sim[(scen, "ours-stored", n)] + fiav * n + conn * c))
                 rows.append((n, v, app, "stock-4.0.2",
-                             sim[("MODEL-ch4-4.0.2", n)] + fiav * n + conn * touched))
+                             sim[(scen, "MODEL-ch4-4.0.2", n)] + fiav * n + conn * c))
     with open(out_csv, "w") as f:
         f.write("N,provider,application,library,bytes_per_process\n")
         for r in rows:
             f.write("%d,%s,%s,%s,%.0f\n" % r)
-    big = ns[-1]
+    big = ns[-2:]
+    print("The address layer alone (the simulator running libavrm; the MODEL of 4.0.2), "
+          "bytes per process, and the peers a process resolved on demand:")
+    print()
+    print("| N | application | peers resolved | ours on demand | ours eager (a word per peer) | stock 4.0.2 |")
+    print("|---:|---|---:|---:|---:|---:|")
+    for n in big:
+        for app, scen in APPS:
+            print("| %d | %s | %d | %s | %s | %s |" % (
+                n, app, resolved[(scen, "ours-ondemand", n)], fmt_bytes(sim[(scen, "ours-ondemand", n)]),
+                fmt_bytes(sim[(scen, "ours-stored", n)]), fmt_bytes(sim[(scen, "MODEL-ch4-4.0.2", n)])))
+    print()
     print("Provider model (bytes): " + "; ".join(
         "%s: %.0f per inserted peer, %.0f per contacted peer%s" %
         (v, model[v][0], model[v][1], "" if model[v][2] else " (eager only)") for v in provs))
     print()
-    print("| provider | application | ours on demand | ours eager | stock 4.0.2 |")
-    print("|---|---|---|---|---|")
-    for v in provs:
-        for app in ("init", "stencil", "alltoall"):
-            val = {lib.split("(")[0]: b for (n, p, a, lib, b) in rows
-                   if n == big and p == v and a == app}
-            print("| %s | %s | %.1f MB | %.1f MB | %.1f MB |" % (
-                v, app, val["ours-lazy"] / 1e6, val["ours-eager"] / 1e6, val["stock-4.0.2"] / 1e6))
+    print("| N | provider | application | ours on demand | ours eager | stock 4.0.2 |")
+    print("|---:|---|---|---:|---:|---:|")
+    for n in big:
+        for v in provs:
+            for app, _ in APPS:
+                val = {lib.split("(")[0]: b for (nn, p, a, lib, b) in rows
+                       if nn == n and p == v and a == app}
+                print("| %d | %s | %s | %s | %s | %s |" % (
+                    n, v, app, fmt_bytes(val["ours-lazy"]), fmt_bytes(val["ours-eager"]),
+                    fmt_bytes(val["stock-4.0.2"])))
     print()
-    print("N = %d processes per job (whole-process bytes per process)." % big)
+    print("Whole-process bytes per process: the address layer plus the provider model.")
+
+
+def fmt_bytes(b):
+    """bytes as KB below a megabyte, else MB (decimal)"""
+    return "%.1f KB" % (b / 1e3) if b < 1e6 else "%.1f MB" % (b / 1e6)
 
 
 def fmt_b(v):

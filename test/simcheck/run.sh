@@ -13,6 +13,9 @@
 #   rr2      MPIR_CVAR_NUM_CLIQUES=2 (round-robin)      -r 2
 # and, for the sizes in SIMCHECK_COMPUTED_SIZES (default "16"), each
 # placement again with MPIR_CVAR_AVRM_COMPUTED_AV=1 (bench-predict -c);
+# and, for the sizes in SIMCHECK_ONDEMAND_SIZES (default "16"), each
+# placement again on demand (FI_PROVIDER="tcp;ofi_rxm": the world AV
+# sparse, bench-predict -o);
 # one mpiexec runs every scenario; each scenario (its lines after creation
 # and after the frees, every rank) is one test: PASS when the real lines
 # equal the predicted ones, else FAIL with the differing lines.
@@ -38,6 +41,7 @@ top=$(cd "$here/../.." && pwd)
 
 sizes=${SIMCHECK_SIZES:-"8 16 32"}
 csizes=${SIMCHECK_COMPUTED_SIZES:-"16"}
+osizes=${SIMCHECK_ONDEMAND_SIZES:-"16"}
 configs=${SIMCHECK_CONFIGS:-"shm nolocal block2 rr2"}
 tmo=${SIMCHECK_TIMEOUT:-120}
 scens="init split dup reorder incl colsplit inter cart workers spawn"
@@ -107,7 +111,8 @@ same() {
 
 for n in $sizes; do
     avs=stored shm=""
-    case " $csizes " in *" $n "*) avs="stored computed" ;; esac
+    case " $csizes " in *" $n "*) avs="$avs computed" ;; esac
+    case " $osizes " in *" $n "*) avs="$avs ondemand" ;; esac
     for cfg in $configs; do
       for av in $avs; do
         if ! placement "$cfg" "$n"; then
@@ -118,6 +123,9 @@ for n in $sizes; do
         if [ "$av" = computed ]; then
             tag=$tag-computed name="$name computed" popt="$popt -c"
             penv="$penv MPIR_CVAR_AVRM_COMPUTED_AV=1"
+        elif [ "$av" = ondemand ]; then
+            tag=$tag-ondemand name="$name ondemand" popt="$popt -o"
+            penv="$penv FI_PROVIDER=tcp;ofi_rxm"
         fi
         t1=$(date +%s)
         # shellcheck disable=SC2086
