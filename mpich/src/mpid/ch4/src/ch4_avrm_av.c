@@ -240,6 +240,20 @@ void MPIDIU_map_ref_groups(const avrm_rankmap_t * m, int add)
 
 /* The world AV turns stored (a computed AV was asked for, but addresses do
  * not follow the rank); maps built so far are resealed. */
+/* The world AV's entry array moved (made stored or sparse): the maps that
+ * cached it are resealed. Only the builtin communicators exist while
+ * addresses are inserted. */
+static void reseal_builtin_maps(void)
+{
+    if (MPIR_Process.comm_world && MPIDI_COMM(MPIR_Process.comm_world, map).size) {
+        avrm_map_reseal(MPIDI_avrm.ctx, &MPIDI_COMM(MPIR_Process.comm_world, map));
+        if (MPIDI_avrm.world_ents)
+            MPIDI_avrm.world_ents = MPIDI_COMM(MPIR_Process.comm_world, map).ents;
+    }
+    if (MPIR_Process.comm_self && MPIDI_COMM(MPIR_Process.comm_self, map).size)
+        avrm_map_reseal(MPIDI_avrm.ctx, &MPIDI_COMM(MPIR_Process.comm_self, map));
+}
+
 int MPIDIU_avrm_require_stored(const char *reason)
 {
     avrm_av_t *av = MPIDI_avrm.ctx->avs[0];
@@ -250,11 +264,7 @@ int MPIDIU_avrm_require_stored(const char *reason)
     if (mpi_errno)
         return mpi_errno;
     MPIDI_avrm.stored_reason = reason;
-    /* only the builtin communicators exist while addresses are inserted */
-    if (MPIR_Process.comm_world && MPIDI_COMM(MPIR_Process.comm_world, map).size)
-        avrm_map_reseal(MPIDI_avrm.ctx, &MPIDI_COMM(MPIR_Process.comm_world, map));
-    if (MPIR_Process.comm_self && MPIDI_COMM(MPIR_Process.comm_self, map).size)
-        avrm_map_reseal(MPIDI_avrm.ctx, &MPIDI_COMM(MPIR_Process.comm_self, map));
+    reseal_builtin_maps();
     return MPI_SUCCESS;
 }
 
@@ -274,7 +284,8 @@ int MPIDIU_av_set_addr_locked(int avtid, int lpid, uint64_t addr)
     }
     MPIR_ERR_CHKANDJUMP1(avrm_av_set(av, (avrm_lpid_t) lpid, addr, is_local) != AVRM_OK,
                          mpi_errno, MPI_ERR_OTHER, "**fail", "**fail %s",
-                         "an fi_addr wider than the 62 bits of an address word");
+                         "an fi_addr an address word cannot hold (wider than 62 bits, or 0 "
+                         "for a peer on another node of an on-demand world)");
   fn_exit:
     return mpi_errno;
   fn_fail:
@@ -292,17 +303,24 @@ int MPIDIU_av_set_addr(int avtid, int lpid, uint64_t addr)
     return mpi_errno;
 }
 
-/* On-demand addressing: every world word pending (the peer's rank and its
- * local bit), the AV made stored first if it was computed (reason says
- * why). Runs in MPI_Init before any communication. O(P). */
+/* On-demand addressing: every world word pending, and none stored for a
+ * peer not contacted yet: the world AV made sparse (avrm_av_make_sparse:
+ * an untouched peer reads as its pending word; my node's members keep
+ * theirs with the local bit, O(processes per node) words; each first
+ * contact writes one word, memory a page per 512 consecutive ranks
+ * touched). reason says why a computed AV was not kept. Runs in MPI_Init
+ * before any communication. */
 int MPIDIU_avt_world_pending(const char *reason)
 {
-    int mpi_errno = MPIDIU_avrm_require_stored(reason);
+    avrm_av_t *av = MPIDI_avrm.ctx->avs[0];
+    int was_computed = av->computed;
+    int mpi_errno = MPIR_avrm_err(avrm_av_make_sparse(MPIDI_avrm.ctx, av),
+                                    "sparse world address vector (on-demand addressing)");
     if (mpi_errno)
         return mpi_errno;
-    avrm_av_t *av = MPIDI_avrm.ctx->avs[0];
-    for (uint32_t i = 0; i < av->size; i++)
-        avrm_av_set_pending(av, i, (avrm_av_ave(av, i) & AVRM_AVE_LOCAL) != 0);
+    if (was_computed)
+        MPIDI_avrm.stored_reason = reason;
+    reseal_builtin_maps();
     return MPI_SUCCESS;
 }
 

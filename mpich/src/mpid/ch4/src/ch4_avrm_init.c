@@ -94,13 +94,13 @@ cvars:
 enum MPIDI_avrm_pvar {
     AVRM_PVAR_AV_ENTRY, AVRM_PVAR_AV_META, AVRM_PVAR_MAP,
     AVRM_PVAR_TABLE, AVRM_PVAR_TABLE_SHARED, AVRM_PVAR_INDEX, AVRM_PVAR_HIER, AVRM_PVAR_RANK_INDEX,
-    AVRM_PVAR_NODE_MAP, AVRM_PVAR_COUNT
+    AVRM_PVAR_NODE_MAP, AVRM_PVAR_AV_SPARSE, AVRM_PVAR_COUNT
 };
 
 static const struct {
     const char *name, *desc;
 } MPIDI_avrm_size_pvars[AVRM_PVAR_COUNT] = {
-    {"avrm_av_entry_bytes", "Bytes of address-vector entries (8 per peer of a stored AV, 0 computed)"},
+    {"avrm_av_entry_bytes", "Bytes of address-vector entries (8 per peer of a stored AV, 0 computed; a sparse AV its written pages)"},
     {"avrm_av_meta_bytes", "Bytes of AV descriptors and locality lists"},
     {"avrm_map_bytes", "Bytes of live rank-map structs (inline in communicators and groups)"},
     {"avrm_table_bytes", "Bytes of rank lookup tables (lut/lut16/mlut/mseg), headers included"},
@@ -109,6 +109,7 @@ static const struct {
     {"avrm_hier_bytes", "Bytes of communicators' node hierarchies out of line (0 for block/cyclic placements)"},
     {"avrm_rank_index_bytes", "Bytes of groups' rank indexes (process -> rank; 4 per member of a searched table group)"},
     {"avrm_node_map_bytes", "Bytes of the world's node map out of line (stock: node_map and shm local_ranks, 8 per peer; here 0 for block/round-robin placements)"},
+    {"avrm_av_sparse_bytes", "Bytes of the sparse world AV's written pages (on-demand addressing: a mapping outside the malloc heap, part of avrm_av_entry_bytes)"},
 };
 
 static int MPIDI_avrm_pvar_ids[AVRM_PVAR_COUNT];
@@ -134,6 +135,8 @@ static unsigned long long MPIDI_avrm_stat(int which)
             return s.hier_bytes;
         case AVRM_PVAR_RANK_INDEX:
             return s.rank_index_bytes;
+        case AVRM_PVAR_AV_SPARSE:
+            return avrm_av_sparse_bytes(avrm_ctx_av(MPIDI_avrm.ctx, 0));
         default:
             return avrm_hier_bytes(&MPIR_Process.node_hier);
     }
@@ -285,7 +288,9 @@ static void report(int world_rank)
     printf("avrm report (bytes):");
     for (int i = 0; i < AVRM_PVAR_COUNT; i++)
         printf(" %s=%llu", MPIDI_avrm_size_pvars[i].name + 5, MPIDI_avrm_stat(i));
-    printf("\navrm report: world AV %s", MPIDI_avrm.ctx->avs[0]->computed ? "computed" : "stored");
+    const avrm_av_t *world = MPIDI_avrm.ctx->avs[0];
+    printf("\navrm report: world AV %s",
+           world->computed ? "computed" : world->sparse ? "stored sparse" : "stored");
     if (MPIDI_avrm.stored_reason)
         printf(" (computed AV refused: %s)", MPIDI_avrm.stored_reason);
     if (MPIDI_avrm.netmod_report)

@@ -166,7 +166,7 @@ static int publish_root(void)
 
     /* every world word pending (the stored AV is required: computed has no
      * words), then mine resolved */
-    mpi_errno = MPIDIU_avt_world_pending("on-demand addressing keeps a pending word per peer");
+    mpi_errno = MPIDIU_avt_world_pending("on-demand addressing keeps a word per contacted peer");
     MPIR_ERR_CHECK(mpi_errno);
     if (MPIDI_OFI_ondemand.log.on) {
         /* entry 0: my root name now; the others' and its block grown to
