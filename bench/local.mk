@@ -1,7 +1,7 @@
 # bench: simulator, MODELs of other MPIs, memory/lookup/build benchmarks, and
 # the targets of bench/run's steps.
 noinst_PROGRAMS += bench/bench-memory bench/bench-lookup bench/bench-build bench/bench-simbuild \
-	bench/bench-predict bench/bench-translate bench/bench-splitsim
+	bench/bench-predict bench/bench-translate bench/bench-splitsim bench/bench-firstwrite
 bench_bench_memory_SOURCES = bench/sim/memory.c bench/sim/scenarios.c bench/sim/scenarios.h \
 	bench/sim/sim.c bench/sim/sim.h \
 	bench/sim/backend_avrm.c bench/sim/backend_avrm.h \
@@ -19,6 +19,9 @@ bench_bench_splitsim_LDADD = libavrm.a
 bench_bench_predict_SOURCES = bench/sim/predict.c bench/common/namelist.h bench/sim/sim.c bench/sim/sim.h \
 	bench/sim/backend_avrm.c bench/sim/backend_avrm.h
 bench_bench_predict_LDADD = libavrm.a
+# what libavrm adds to a first contact, sparse against dense world AV (issue 55)
+bench_bench_firstwrite_SOURCES = bench/lookup/firstwrite.c
+bench_bench_firstwrite_LDADD = libavrm.a
 bench_bench_lookup_SOURCES = bench/lookup/lookup.c bench/common/maps.c bench/common/maps.h
 bench_bench_lookup_LDADD = libavrm.a
 bench_bench_build_SOURCES = bench/build/buildtime.c bench/common/maps.c bench/common/maps.h
@@ -36,7 +39,7 @@ EXTRA_DIST += bench/run bench/report bench/steps.ini bench/steps.py bench/run-co
 # its stamped results are fresh or stale.
 BENCH_RUN = $(top_srcdir)/bench/run --build $(abs_top_builddir) --lib ours=$(MPICH_PATCHED) --lib stock=$(MPICH_STOCK)
 BENCH_CORE_BINS = bench/bench-memory bench/bench-lookup bench/bench-build bench/bench-simbuild \
-	bench/bench-translate bench/bench-splitsim
+	bench/bench-translate bench/bench-splitsim bench/bench-firstwrite
 # the steps, by the builds they need (one rule per group; a step in no
 # group has its own rule below)
 BENCH_STEPS_CORE = core core-quick translate

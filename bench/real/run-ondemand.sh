@@ -145,7 +145,8 @@ cat "$icsv"
 cat "$out/slopes.csv"
 # at scale: the simulator's address layer after MPI_Init (the real libavrm,
 # bench-memory's "world" scenario) plus the provider model these slopes give
-# (bench/report wholeproc), N up to 786432
+# (bench/report wholeproc), N up to 16777216, and the first contacts of
+# four applications (bench-memory's contact scenarios)
 # libfabric's AV alone, per inserted peer (no MPI): the model's per-peer AV cost
 cc -O2 -Wall -o "$out/fiavbytes" "$here/fiavbytes.c" -lfabric
 echo "provider,peers,heap_bytes,bytes_per_peer" > "$out/fiav.csv"
@@ -153,6 +154,15 @@ for prov in sockets tcp; do
     env -u FI_PROVIDER "$out/fiavbytes" -n 1000,10000 "$prov" |
         awk 'NF == 4 { print $1 "," $2 "," $3 "," $4 }' >> "$out/fiav.csv"
 done
+# what libavrm adds to a first contact: the resolved word's store, sparse
+# against dense world AV (bench/lookup/firstwrite.c)
+if [ -x "$top/bench/bench-firstwrite" ]; then
+    "$top/bench/bench-firstwrite" > "$out/firstwrite.csv" && cat "$out/firstwrite.csv" ||
+        failed="$failed firstwrite"
+else
+    echo "run-ondemand: no bench/bench-firstwrite (make bench/bench-firstwrite)" >&2
+    failed="$failed firstwrite"
+fi
 if [ -x "$top/bench/bench-memory" ]; then
     "$top/bench/bench-memory" -n 8192,65536,262144,786432,16777216 -s world,contact -o "$out/world.csv" > /dev/null &&
         "$top/bench/report" wholeproc "$out/world.csv" "$out/slopes.csv" "$out/fiav.csv" "$out/wholeproc.csv" \

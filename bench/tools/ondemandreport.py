@@ -350,6 +350,23 @@ def ondemand_summary(out, command):
     p()
     p("![heap per process against P](ondemand.png)")
     p()
+    fw_path = os.path.join(out, "firstwrite.csv")
+    if os.path.exists(fw_path):
+        fw = list(csv.DictReader(open(fw_path)))
+        p("What libavrm adds to a first contact (firstwrite.csv, `bench/bench-firstwrite`: the store "
+          "of the resolved word, median wall time per write over 9 fresh AVs; dense is the world AV "
+          "of a pending word per peer that on demand kept before issue 55, sparse the mapping of "
+          "today, whose first write into a page scans it and takes the kernel's page faults; the "
+          "rest of a first contact, a PMI get and an insert, is the same code in both):")
+        p()
+        p("| order | N | writes | dense: ns per write | sparse: ns per write | dense: bytes | sparse: bytes |")
+        p("|---|---:|---:|---:|---:|---:|---:|")
+        by = {(r["layout"], r["order"]): r for r in fw}
+        for order, what in (("seq", "consecutive ranks"), ("rand", "random ranks")):
+            d, sp = by[("dense", order)], by[("sparse", order)]
+            p(f"| {what} | {int(d['N']):,} | {int(d['K']):,} | {float(d['ns_per_write']):.1f} | "
+              f"{float(sp['ns_per_write']):.1f} | {int(d['bytes_after']):,} | {int(sp['bytes_after']):,} |")
+        p()
     p("## At scale (wholeproc.md)")
     p()
     p(whole)

@@ -97,7 +97,8 @@ static inline uint32_t avrm_ave_pending_lpid(avrm_ave_t e)
 #define AVRM_AVH_SPARSE UINT64_C(1)
 
 /* The entry word of lpid l in a stored entry array: what readers load. One
- * load and one test of the word on the hot path; a zero word also reads the
+ * load and one test of the word on the hot path (a test and a branch more
+ * than a plain load: bench/results/insns); a zero word also reads the
  * header (cold: a sparse AV's untouched peer, or address 0 of a dense one). */
 static inline avrm_ave_t avrm_ave_get(const avrm_ave_t *ents, uint32_t l)
 {
