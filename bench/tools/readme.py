@@ -126,10 +126,19 @@ def ondemand_rows():
              for r in rows_of("ondemand", "wholeproc.csv")}
     if not whole:
         missing("ondemand", "rows in wholeproc.csv")
-    n = max(k[0] for k in whole)
-    out.append([f"whole process after `MPI_Init` at {n:,} processes, {PROVIDER} (simulated)"]
-               + [fmt(one(whole, (n, PROVIDER, "init", lib), "ondemand", "wholeproc.csv"))
-                  for lib in ("ours-lazy", "stock-4.0.2")] + ["-", figures_of("ondemand")])
+    ns = sorted({k[0] for k in whole})
+    for n in ns[-2:]:
+        for app, what in (("init", "`MPI_Init`"), ("2-D stencil", "a 2-D stencil")):
+            out.append([f"whole process after {what} at {n:,} processes, {PROVIDER} (simulated)"]
+                       + [fmt(one(whole, (n, PROVIDER, app, lib), "ondemand", "wholeproc.csv"))
+                          for lib in ("ours-lazy", "stock-4.0.2")] + ["-", figures_of("ondemand")])
+    addr = {(r["scenario"], r["impl"], int(r["N"])): float(r["library"])
+            for r in rows_of("ondemand", "world.csv")}
+    for n in ns[-2:]:
+        out.append([f"address layer after a 2-D stencil at {n:,} processes (simulated: libavrm's "
+                    f"bytes; stock: its MODEL)"]
+                   + [fmt(one(addr, ("stencil2d", impl, n), "ondemand", "world.csv"))
+                      for impl in ("ours-ondemand", "MODEL-ch4-4.0.2")] + ["-", figures_of("ondemand")])
     init = rows_of("ondemand-pmi", "initinsns.csv")
 
     def insns(lib):
