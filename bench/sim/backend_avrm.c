@@ -8,7 +8,6 @@ typedef struct ost {
     avrm_ctx_t *ctx;
     int computed;
     int ondemand;              /* the world AV sparse, peers set at contact */
-    uint32_t me;
     uint64_t next_addr;        /* ondemand: FI_AV_TABLE index of the next insert */
     uint64_t resolved;         /* ondemand: peers resolved at first contact */
     int wide;                  /* no mlut32: dynamic groups at pgid 255 + g */
@@ -87,7 +86,6 @@ static int av_create(sim_backend_t *b, const sim_t *sm, uint16_t pgid, uint32_t 
          * this process inserted first: address 0, local) */
         if (avrm_av_make_sparse(s->ctx, av) != AVRM_OK ||
             avrm_av_set(av, sm->me, 0, 1) != AVRM_OK) return -1;
-        s->me = sm->me;
         s->next_addr = 1;
     }
     return 0;

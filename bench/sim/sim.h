@@ -171,9 +171,9 @@ int  sim_init(sim_t *s, uint32_t N, uint32_t P, uint32_t me, sim_backend_t **b, 
  * see sim_backend_t.map_ns */
 int  sim_init_ex(sim_t *s, uint32_t N, uint32_t P, uint32_t rr, int timing, uint32_t me,
                  sim_backend_t **b, int nb);
-void sim_fini(sim_t *s);
+void sim_fini(sim_t *s);      /* releases every map, destroys nothing of the back ends */
 /* me sends to world process lpid (each back end's contact(), when it has one) */
-void sim_contact(sim_t *s, uint32_t lpid);      /* releases every map, destroys nothing of the back ends */
+void sim_contact(sim_t *s, uint32_t lpid);
 
 static inline uint32_t sim_gp_at(const sim_gp_t *g, uint32_t i)
 {

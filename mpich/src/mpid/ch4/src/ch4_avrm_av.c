@@ -238,8 +238,6 @@ void MPIDIU_map_ref_groups(const avrm_rankmap_t * m, int add)
     }
 }
 
-/* The world AV turns stored (a computed AV was asked for, but addresses do
- * not follow the rank); maps built so far are resealed. */
 /* The world AV's entry array moved (made stored or sparse): the maps that
  * cached it are resealed. Only the builtin communicators exist while
  * addresses are inserted. */
@@ -254,6 +252,8 @@ static void reseal_builtin_maps(void)
         avrm_map_reseal(MPIDI_avrm.ctx, &MPIDI_COMM(MPIR_Process.comm_self, map));
 }
 
+/* The world AV turns stored (a computed AV was asked for, but addresses do
+ * not follow the rank); maps built so far are resealed. */
 int MPIDIU_avrm_require_stored(const char *reason)
 {
     avrm_av_t *av = MPIDI_avrm.ctx->avs[0];

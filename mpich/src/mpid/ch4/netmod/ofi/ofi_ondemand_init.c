@@ -164,8 +164,8 @@ static int publish_root(void)
     mpi_errno = MPIR_pmi_barrier();
     MPIR_ERR_CHECK(mpi_errno);
 
-    /* every world word pending (the stored AV is required: computed has no
-     * words), then mine resolved */
+    /* every world word pending (the world AV made sparse: a computed one
+     * has no words), then mine resolved */
     mpi_errno = MPIDIU_avt_world_pending("on-demand addressing keeps a word per contacted peer");
     MPIR_ERR_CHECK(mpi_errno);
     if (MPIDI_OFI_ondemand.log.on) {
