@@ -93,6 +93,7 @@ int MPIDIU_av_set_addr_locked(int avtid, int lpid, uint64_t addr);
 int MPIDIU_avt_world_pending(const char *reason);
 int MPIDIU_avt_exists(int avtid);
 int MPIDIU_avrm_require_stored(const char *reason);
+void MPIDIU_avt_world_map_sealed(const avrm_rankmap_t * m);
 void MPIDIU_map_ref_groups(const avrm_rankmap_t * m, int add);
 
 /* Rank maps (ch4_avrm_comm.c) */

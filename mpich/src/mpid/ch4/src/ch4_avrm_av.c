@@ -13,9 +13,11 @@
  * MPIDIU_new_avt, MPIDIU_free_avt and MPIDIU_av_set_addr take it; the
  * reference counting below runs inside map builds and releases, which hold
  * it (never taken twice).
- * Costs: init O(world) for a stored AV (the entry array and its locality
- * bits), O(1) computed (my node from the world's node hierarchy; O(local
- * size) when it is neither consecutive nor round-robin); new/free group
+ * Costs: init O(1): the world AV is computed (my node from the world's node
+ * hierarchy; O(local size) when it is neither consecutive nor round-robin)
+ * until the netmod settles it: sparse on demand (O(local size)), stored at
+ * the first eager insert (O(world)); O(world) at init only when
+ * MPIR_CVAR_CH4_ROOTS_ONLY_PMI forbids computed; new/free group
  * O(size); set O(1); ref counting O(1) per group, O(ranks) for a multi-group
  * map. Per-group state (pg_refs, pg_seen) is sized when a group is created,
  * where failing is reportable: taking or dropping references never allocates.
@@ -26,6 +28,12 @@
 #include "mpir_avrm_errno.h"
 
 MPIDI_avrm_t MPIDI_avrm;
+
+/* The world AV may stay computed after the netmod's inserts (the CVAR asked
+ * for it and nothing refused it); else it is computed only until the netmod
+ * settles it, so that no word array exists before the netmod knows whether
+ * it addresses on demand (sparse) or eagerly (stored). */
+static int world_computed_kept;
 
 /* Room for the reference count and scratch mark of groups 0..n-1. */
 static int pg_state_reserve(uint32_t n)
@@ -54,7 +62,10 @@ static void params_from_cvars(avrm_params_t * p)
         p->enable_patterns = p->enable_except = p->enable_grid = 0;
     }
     p->share_by_content = MPIR_CVAR_AVRM_SHARE_TABLES ? 1 : 0;
-    p->computed_av = MPIR_CVAR_AVRM_COMPUTED_AV ? 1 : 0;
+    /* the world AV starts computed (no words) until the netmod settles it:
+     * on demand makes it sparse, the first eager insert stored unless
+     * MPIR_CVAR_AVRM_COMPUTED_AV asked for computed (set_addr_locked) */
+    p->computed_av = 1;
 }
 
 /* My node's members in the world, as a libavrm locality description, from
@@ -99,7 +110,8 @@ int MPIDIU_avt_init(void)
     if (avp.computed && MPIR_CVAR_CH4_ROOTS_ONLY_PMI) {
         /* node roots are inserted first: fi_addr is a permutation of ranks */
         avp.computed = 0;
-        MPIDI_avrm.stored_reason = "MPIR_CVAR_CH4_ROOTS_ONLY_PMI inserts addresses out of rank order";
+        if (MPIR_CVAR_AVRM_COMPUTED_AV)
+            MPIDI_avrm.stored_reason = "MPIR_CVAR_CH4_ROOTS_ONLY_PMI inserts addresses out of rank order";
     }
     if (avp.computed) {
         mpi_errno = world_locality(&avp.local, &list);
@@ -115,6 +127,7 @@ int MPIDIU_avt_init(void)
             avrm_av_set(av, (avrm_lpid_t) i, 0,
                         avrm_hier_intranode(&MPIR_Process.node_hier, (uint32_t) i) >= 0);
     }
+    world_computed_kept = MPIR_CVAR_AVRM_COMPUTED_AV && av->computed;
     MPIDIU_avt_add_ref(0);      /* the world group lives until finalize */
 
   fn_exit:
@@ -245,15 +258,24 @@ static void reseal_builtin_maps(void)
 {
     if (MPIR_Process.comm_world && MPIDI_COMM(MPIR_Process.comm_world, map).size) {
         avrm_map_reseal(MPIDI_avrm.ctx, &MPIDI_COMM(MPIR_Process.comm_world, map));
-        if (MPIDI_avrm.world_ents)
-            MPIDI_avrm.world_ents = MPIDI_COMM(MPIR_Process.comm_world, map).ents;
+        MPIDIU_avt_world_map_sealed(&MPIDI_COMM(MPIR_Process.comm_world, map));
     }
     if (MPIR_Process.comm_self && MPIDI_COMM(MPIR_Process.comm_self, map).size)
         avrm_map_reseal(MPIDI_avrm.ctx, &MPIDI_COMM(MPIR_Process.comm_self, map));
 }
 
-/* The world AV turns stored (a computed AV was asked for, but addresses do
- * not follow the rank); maps built so far are resealed. */
+/* comm_world's map m was sealed: RMA's world shortcut (patch
+ * send-put-path-at-stock-cost) reads the world AV's words directly when m is
+ * the identity over them, else it has none. */
+void MPIDIU_avt_world_map_sealed(const avrm_rankmap_t * m)
+{
+    MPIDI_avrm.world_ents = m->path == AVRM_PATH_OFFSET && m->u.reg.offset == 0 &&
+        m->pgid == 0 ? m->ents : NULL;
+}
+
+/* The world AV turns stored (computed until now: the netmod inserts eagerly
+ * and a computed AV was not asked for (reason NULL) or addresses do not
+ * follow the rank); maps built so far are resealed. */
 int MPIDIU_avrm_require_stored(const char *reason)
 {
     avrm_av_t *av = MPIDI_avrm.ctx->avs[0];
@@ -264,6 +286,7 @@ int MPIDIU_avrm_require_stored(const char *reason)
     if (mpi_errno)
         return mpi_errno;
     MPIDI_avrm.stored_reason = reason;
+    world_computed_kept = 0;
     reseal_builtin_maps();
     return MPI_SUCCESS;
 }
@@ -278,8 +301,10 @@ int MPIDIU_av_set_addr_locked(int avtid, int lpid, uint64_t addr)
     avrm_av_t *av = MPIDI_avrm.ctx->avs[avtid];
     int is_local = (avrm_av_ave(av, (avrm_lpid_t) lpid) & AVRM_AVE_LOCAL) != 0;
 
-    if (av->computed && addr != (uint64_t) lpid) {
-        mpi_errno = MPIDIU_avrm_require_stored("the provider's fi_addr values do not follow the rank");
+    if (av->computed && (!world_computed_kept || addr != (uint64_t) lpid)) {
+        mpi_errno = MPIDIU_avrm_require_stored(world_computed_kept ?
+                                               "the provider's fi_addr values do not follow the rank" :
+                                               NULL);
         MPIR_ERR_CHECK(mpi_errno);
     }
     MPIR_ERR_CHKANDJUMP1(avrm_av_set(av, (avrm_lpid_t) lpid, addr, is_local) != AVRM_OK,
@@ -313,13 +338,13 @@ int MPIDIU_av_set_addr(int avtid, int lpid, uint64_t addr)
 int MPIDIU_avt_world_pending(const char *reason)
 {
     avrm_av_t *av = MPIDI_avrm.ctx->avs[0];
-    int was_computed = av->computed;
     int mpi_errno = MPIR_avrm_err(avrm_av_make_sparse(MPIDI_avrm.ctx, av),
                                     "sparse world address vector (on-demand addressing)");
     if (mpi_errno)
         return mpi_errno;
-    if (was_computed)
+    if (world_computed_kept)
         MPIDI_avrm.stored_reason = reason;
+    world_computed_kept = 0;
     reseal_builtin_maps();
     return MPI_SUCCESS;
 }

@@ -302,11 +302,8 @@ int MPIDIU_comm_set_builtin_map(MPIR_Comm * comm)
     }
     if (st == AVRM_OK)
         MPIDIU_map_ref_groups(&MPIDI_COMM(comm, map), 1);
-    if (st == AVRM_OK && comm == MPIR_Process.comm_world) {
-        const avrm_rankmap_t *m = &MPIDI_COMM(comm, map);
-        MPIDI_avrm.world_ents = m->path == AVRM_PATH_OFFSET && m->u.reg.offset == 0 &&
-            m->pgid == 0 ? m->ents : NULL;
-    }
+    if (st == AVRM_OK && comm == MPIR_Process.comm_world)
+        MPIDIU_avt_world_map_sealed(&MPIDI_COMM(comm, map));
     return MPIR_avrm_err(st, "builtin communicator rank map");
 }
 
