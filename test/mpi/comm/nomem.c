@@ -8,7 +8,13 @@
  * and never MPI_ERR_RMA_SYNC on a valid put (issue 28, items 3 and 4).
  * Calls: MPI_Comm_dup and a reversed MPI_Comm_split of the world (rank map,
  * node hierarchy: compared through the pvar avrm_comm_hier and the world
- * ranks of the result), MPI_Group_incl of a permutation then
+ * ranks of the result), when the split sorts
+ * (MPIR_CVAR_AVRM_SPLIT_SORT_MIN_SIZE at most the world's size: a testlist
+ * entry) an MPI_Comm_split of the world with shuffled keys armed on one rank
+ * only: its first failure, in the new map's table, must fail the split on
+ * every rank (split_sorted agrees on it before the context id; armed on
+ * every rank, ranks whose Nth allocation falls in the commit would fail
+ * alone while the others wait in its collectives), MPI_Group_incl of a permutation then
  * MPI_Group_translate_ranks into it (group map, rank index), and a PSCW
  * epoch on such a group, with and without MPI_MODE_NOCHECK (rank index at
  * MPI_Win_start). The failure is local: a call that fails on some ranks
@@ -60,6 +66,15 @@ static int *comm_facts(MPI_Comm c, int *len)
     return f;
 }
 
+/* A permutation of the world that is no regular map (its searches need a
+ * rank index). */
+static void permutation(int *perm, unsigned seed)
+{
+    for (int i = 0; i < av_wsize; i++)
+        perm[i] = i;
+    av_shuffle(perm, av_wsize, &seed);
+}
+
 typedef int (*comm_op_t)(MPI_Comm * out);
 static int op_dup(MPI_Comm * out)
 {
@@ -69,6 +84,15 @@ static int op_dup(MPI_Comm * out)
 static int op_split_reversed(MPI_Comm * out)
 {
     return MPI_Comm_split(MPI_COMM_WORLD, 0, av_wsize - av_wrank, out);
+}
+
+static int op_split_shuffled(MPI_Comm * out)
+{
+    int *perm = malloc(sizeof(int) * (size_t) av_wsize);
+    permutation(perm, 11);
+    int rc = MPI_Comm_split(MPI_COMM_WORLD, 0, perm[av_wrank], out);
+    free(perm);
+    return rc;
 }
 
 /* 1 when any rank saw its armed failure happen: the next N is worth trying */
@@ -93,20 +117,46 @@ static void check_error(int rc, int injected, const char *call)
                MPI_ERR_NO_MEM, msg);
 }
 
-static void comm_case(const char *name, comm_op_t op)
+/* armed: the rank whose Nth allocation fails, or -1 for every rank's (N =
+ * 1, 2, ...). With one rank armed only N = 1 is tried, and that failure
+ * must fail the call on every rank: the call agrees on it (the sorted
+ * split's first allocation is the new map's table, before the context id,
+ * when the map has more ranks than fit inline: AVRM_ILUT_MAX, 16).
+ * A later one (the new communicator's commit) fails that rank alone, and
+ * the others wait in the commit's collectives, as in every creation call of
+ * MPICH: not tried. */
+static void comm_case(const char *name, comm_op_t op, int armed)
 {
     MPI_Comm ref, c;
     int nref, n;
     av_ctx = name;
     op(&ref);
     int *fref = comm_facts(ref, &nref);
+    /* freed now: a map table the reference holds would be shared by
+     * content, and the calls below would not allocate it */
+    MPI_Comm_free(&ref);
     int tried = 0;
-    for (int k = 1; cvar_idx >= 0 && k <= MAX_ALLOCS; k++) {
-        arm(k);
+    for (int k = 1; cvar_idx >= 0 && k <= (armed < 0 ? MAX_ALLOCS : 1); k++) {
+        int mine = armed < 0 || armed == av_wrank;
+        if (mine)
+            arm(k);
+        c = MPI_COMM_NULL;
         int rc = op(&c);
-        int injected = disarm();
+        int injected = mine ? disarm() : 0;
+        int injected_any = any(injected);
+        if (armed >= 0 && injected_any) {
+            int ok = rc == MPI_SUCCESS, some_ok = 0;
+            MPI_Allreduce(&ok, &some_ok, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+            if (some_ok)
+                av_err("the first allocation failed on rank %d only and this rank %s: "
+                       "every rank must return the error", armed,
+                       ok ? "returned a communicator" : "returned the error, another not");
+        }
         if (rc != MPI_SUCCESS) {
-            check_error(rc, injected, name);
+            check_error(rc, injected_any, name);
+        } else if (c == MPI_COMM_NULL) {
+            av_err("allocation %d failed%s and MPI_SUCCESS came with MPI_COMM_NULL", k,
+                   armed >= 0 ? " on one rank" : "");
         } else {
             int *f = comm_facts(c, &n);
             if (n != nref || memcmp(f, fref, sizeof(int) * (size_t) n))
@@ -116,22 +166,12 @@ static void comm_case(const char *name, comm_op_t op)
             MPI_Comm_free(&c);
         }
         tried = k;
-        if (!any(injected))
+        if (!injected_any)
             break;
     }
-    if (tried == MAX_ALLOCS)
+    if (armed < 0 && tried == MAX_ALLOCS)
         av_err("more than %d allocations", MAX_ALLOCS);
     free(fref);
-    MPI_Comm_free(&ref);
-}
-
-/* A permutation of the world that is no regular map (its searches need a
- * rank index). */
-static void permutation(int *perm, unsigned seed)
-{
-    for (int i = 0; i < av_wsize; i++)
-        perm[i] = i;
-    av_shuffle(perm, av_wsize, &seed);
 }
 
 static void group_case(void)
@@ -220,6 +260,20 @@ static void pscw_case(int nocheck)
     free(perm);
 }
 
+/* 1 when MPI_Comm_split of the world sorts what no form settles
+ * (MPIR_CVAR_AVRM_SPLIT_SORT_MIN_SIZE at most the world's size) */
+static int sorted_split(void)
+{
+    int idx, count, min = 0;
+    MPI_T_cvar_handle h;
+    if (MPI_T_cvar_get_index("MPIR_CVAR_AVRM_SPLIT_SORT_MIN_SIZE", &idx) != MPI_SUCCESS)
+        return 0;
+    MPI_T_cvar_handle_alloc(idx, NULL, &h, &count);
+    MPI_T_cvar_read(h, &min);
+    MPI_T_cvar_handle_free(&h);
+    return min > 0 && min <= av_wsize;
+}
+
 int main(int argc, char **argv)
 {
     av_init(&argc, &argv);
@@ -237,8 +291,11 @@ int main(int argc, char **argv)
         av_err("no CVAR MPIR_CVAR_AVRM_FAIL_ALLOC");
     }
 
-    comm_case("MPI_Comm_dup", op_dup);
-    comm_case("MPI_Comm_split (reversed)", op_split_reversed);
+    comm_case("MPI_Comm_dup", op_dup, -1);
+    comm_case("MPI_Comm_split (reversed)", op_split_reversed, -1);
+    if (sorted_split())
+        comm_case("MPI_Comm_split (shuffled keys, sorted, one rank armed)", op_split_shuffled,
+                  av_wsize - 1);
     group_case();
     pscw_case(0);
     pscw_case(1);
