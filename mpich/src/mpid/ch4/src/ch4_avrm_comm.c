@@ -345,15 +345,24 @@ int MPIDIU_comm_map_from_gpids(MPIR_Comm * comm, int size, const uint64_t gpids[
 }
 
 /* The node-roots init comm of MPIR_CVAR_CH4_ROOTS_ONLY_PMI: world ranks
- * node_root_map[0..num_nodes). Not committed: no group references. */
+ * MPIR_Process_node_root(0..num_nodes), listed for the build (O(nodes) while
+ * it runs; that mode inserts every world address eagerly anyway). Not
+ * committed: no group references. */
 int MPIDIU_comm_map_node_roots(MPIR_Comm * comm)
 {
+    int n = MPIR_Process.num_nodes;
+    int32_t *roots = MPL_malloc((size_t) n * sizeof(*roots), MPL_MEM_ADDRESS);
+    if (!roots)
+        return MPIR_avrm_err(AVRM_ERR_NOMEM, "list of the node roots");
+    for (int e = 0; e < n; e++)
+        roots[e] = MPIR_Process_node_root(e);
     MPIDI_COMM(comm, local_map) = NULL;
-    return MPIR_avrm_err(avrm_map_build(MPIDI_avrm.ctx,
-                                          &MPIDI_COMM(MPIR_Process.comm_world, map),
-                                          MPIR_Process.node_root_map,
-                                          (uint32_t) MPIR_Process.num_nodes,
-                                          &MPIDI_COMM(comm, map)), "node roots rank map");
+    int mpi_errno = MPIR_avrm_err(avrm_map_build(MPIDI_avrm.ctx,
+                                                   &MPIDI_COMM(MPIR_Process.comm_world, map),
+                                                   roots, (uint32_t) n, &MPIDI_COMM(comm, map)),
+                                    "node roots rank map");
+    MPL_free(roots);
+    return mpi_errno;
 }
 
 /* ---- rank maps of MPIR groups (grouputil.c) ---- */

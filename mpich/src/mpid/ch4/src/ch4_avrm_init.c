@@ -68,8 +68,8 @@ cvars:
       description : >-
         Store no per-peer address entry for the world when addresses follow
         from the process index (libfabric FI_AV_TABLE in lpid order).
-        On-demand addressing (MPIR_CVAR_AVRM_ON_DEMAND_AV) needs a word per
-        peer and takes precedence; the report says so.
+        On-demand addressing (MPIR_CVAR_AVRM_ON_DEMAND_AV) takes precedence:
+        it stores a word for each contacted peer only; the report says so.
 
     - name        : MPIR_CVAR_AVRM_FAIL_ALLOC
       category    : CH4_AVRM
