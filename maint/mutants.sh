@@ -35,6 +35,7 @@ root-names@default@$f@s/    if \(avtid == 0\)\n        return world_root_name/  
 split-type-affine@default@$g@s/fs\[1\] = reverse \? -up : up;/fs[1] = up;/@oddeven block3@comm/split_type@54.3: split_type SHARED from the node hierarchy keeps the keys' order (a formula map)
 split-sorted-keep@default@$g@s/\(avrm_split_item_cmp\(&theirs, a->item\) < 0\) == keep_low/(avrm_split_item_cmp(&theirs, a->item) < 0) != keep_low/@nolocal@comm/split_regular@54.2: a sorted split's comparators keep the right item
 split-sorted-order@default@$g@s/    reverse\(run, 0, n\);\n//@nolocal@comm/split_regular@54.2: a sorted split's members in their run's order
+split-sorted-agree@default@$g@s/fail = agree_fail\(comm, nlist && !have_map/fail = 0 \&\& agree_fail(comm, nlist \&\& !have_map/@nolocal@comm/nomem@54.6: one process's failed map table fails a sorted split on every process
 split-type-list@default@$g@s/reverse \? rev : \(const int32_t \*\) h->words/(const int32_t *) h->words/@block3@comm/split_type@54.3: split_type SHARED from the node hierarchy keeps the keys' order (a list map)
 "
 [ $# -eq 0 ] || { sel=" $* "; mutants=$(printf "%s\n" "$mutants" | while IFS='@' read -r n rest; do
