@@ -8,7 +8,7 @@
 #   srun    srun --mpi=pmi2: Slurm's PMI-2 plugin, MPICH's PMI-1 client
 #           (test/cluster's slurmd per host)
 #   srun-pmix  srun --mpi=pmix: Slurm's PMIx plugin, ours built --with-pmix
-#           (MPICH_PATCHED_PMIX, `make mpich-pmix`; ours-lazy and ours-eager
+#           (MPICH_PATCHED_PMIX, `make mpich-pmix`; ours-ondemand and ours-eager
 #           only: stock has no such build)
 # for ours on demand (MPIR_CVAR_AVRM_ON_DEMAND_AV=1), ours eager (=0) and
 # stock MPICH 4.0.2 (same tarball and options, no patches), PMI_REPS runs of
@@ -30,7 +30,7 @@ top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/bench/real
 : "${MPICH_PATCHED:=$top/mpich-build/mpich-patched}" "${MPICH_STOCK:=$top/mpich-build/mpich-stock}"
 : "${MPICH_PATCHED_PMIX:=$top/mpich-build/pmix/mpich-patched}"
-: "${LIBS:=ours-lazy ours-eager stock}" "${PMI_NPS:=16 32}" "${PMI_REPS:=3}"
+: "${LIBS:=ours-ondemand ours-eager stock}" "${PMI_NPS:=16 32}" "${PMI_REPS:=3}"
 prov="tcp;ofi_rxm"
 prefix_of() { case $1 in ours*) echo "$MPICH_PATCHED" ;; stock) echo "$MPICH_STOCK" ;; esac; }
 # the launchers of LIB: srun --mpi=pmix for ours (its --with-pmix build)

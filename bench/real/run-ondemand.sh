@@ -7,7 +7,8 @@
 # is on its node; its rows are labelled ompi-ob1 under each provider's
 # heading, whose FI_PROVIDER it ignores), in one run, per
 # provider (ONDEMAND_PROVIDERS, default "tcp;ofi_rxm sockets") and process
-# count (ONDEMAND_NPS, default "8 16 32 64 128"; Open MPI only at those of
+# count (ONDEMAND_NPS, default "8 16 24 32 64 128": five counts of more than
+# one emulated node for the slopes; Open MPI only at those of
 # ONDEMAND_OMPI_NPS, default the same: its runs busy-poll, minutes each at
 # P = 64 on 2 CPUs, so its slopes span fewer points, as slopes.csv's nps
 # column says; over sockets at ONDEMAND_SOCKETS_NPS, default the same: its
@@ -22,7 +23,7 @@
 # bench/real/ondemand.c: heap (mallinfo2, no tcache) and RSS per process
 # right after MPI_Init, after a 2-D stencil, after an MPI_Alltoall; MPI_Init
 # time; first vs later message latency with a new peer.
-# MPI_Init's instructions on one process against P (callgrind), ours lazy,
+# MPI_Init's instructions on one process against P (callgrind), ours on demand,
 # ours eager and stock: OUTDIR/initinsns.csv.
 # Writes OUTDIR/ondemand.csv (every run), OUTDIR/slopes.csv (bytes per added
 # peer and the constant, least squares over the process counts of more
@@ -33,7 +34,7 @@
 # ondemand-summary; the reports are bench/tools/ondemandreport.py's).
 # Oversubscribed: our builds yield (MPIR_CVAR_CH4_POLLS_BEFORE_YIELD=1),
 # stock preloads yieldshim.so, Open MPI yields by itself.
-# Environment: MPICH_PATCHED, MPICH_STOCK, LIBS ("ours-lazy ours-eager stock ompi"),
+# Environment: MPICH_PATCHED, MPICH_STOCK, LIBS ("ours-ondemand ours-eager stock ompi"),
 # ONDEMAND_NPS, ONDEMAND_OMPI_NPS, ONDEMAND_SOCKETS_NPS, ONDEMAND_LEAN_NPS, ONDEMAND_LEAN_ENV, ONDEMAND_PROVIDERS, ONDEMAND_NODE, ONDEMAND_INIT_REPS (2), NICE (10),
 # REPORT_COMMAND (the command SUMMARY.md names; bench/run ondemand sets it).
 set -eu
@@ -42,7 +43,7 @@ here=$top/bench/real
 out=${1:-$top/bench/out/ondemand}
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 : "${MPICH_PATCHED:=$top/mpich-build/mpich-patched}" "${MPICH_STOCK:=$top/mpich-build/mpich-stock}"
-: "${LIBS:=ours-lazy ours-eager stock ompi}" "${ONDEMAND_NPS:=8 16 32 64 128}"
+: "${LIBS:=ours-ondemand ours-eager stock ompi}" "${ONDEMAND_NPS:=8 16 24 32 64 128}"
 : "${ONDEMAND_PROVIDERS:=tcp;ofi_rxm sockets tcp;ofi_rxm+lean}" "${ONDEMAND_NODE:=8}" "${NICE:=10}"
 : "${ONDEMAND_OMPI_NPS:=$ONDEMAND_NPS}" "${ONDEMAND_SOCKETS_NPS:=$ONDEMAND_NPS}"
 : "${ONDEMAND_LEAN_NPS:=64 128 256}"

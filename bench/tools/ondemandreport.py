@@ -20,6 +20,15 @@ from collections import defaultdict
 from report import fit, gp
 
 
+def rows_in(f):
+    """csv.DictReader over the open file f, ours on demand named as today
+    (sets measured before the rename label it ours-lazy)."""
+    for r in csv.DictReader(f):
+        if r.get("library") == "ours-lazy":
+            r["library"] = "ours-ondemand"
+        yield r
+
+
 def line(xs, ys):
     """report.fit's (slope, intercept); the slope is NaN (no growth to
     measure) from fewer than two distinct P, the intercept then the one y"""
@@ -62,7 +71,7 @@ def init_insns_table(emit, out, key_heads, keys, intro):
     the columns key_heads), one column per P; a cell is the min-max over the
     runs in millions (one value when they agree within 5000)."""
     path = os.path.join(out, "initinsns.csv")
-    rows = list(csv.DictReader(open(path))) if os.path.exists(path) else []
+    rows = list(rows_in(open(path))) if os.path.exists(path) else []
     if not rows:
         return
     nps = sorted({int(r["np"]) for r in rows})
@@ -93,7 +102,7 @@ def ondemand_plot(src, slopes_out, png):
     and the median first/later message latency. PNG: heap per process
     (max) against P, one panel per (provider, point), one line per library
     (gnuplot; its data in the .dat beside it)."""
-    rows = list(csv.DictReader(open(src)))
+    rows = list(rows_in(open(src)))
     settings = os.path.join(os.path.dirname(slopes_out), "settings.txt")
     node = re.search(r"ONDEMAND_NODE=(\d+)", open(settings).read()) if os.path.exists(settings) else None
     node = int(node.group(1)) if node else 1
@@ -177,11 +186,11 @@ def wholeproc(world_csv, slopes_csv, fiav_csv, out_csv):
                slopes: over sockets the slope right after MPI_Init is noise of
                +-8 KB per peer (the heap of 11 MB differs by process), which such
                a difference carried into the model
-    On demand counts as engaged for a provider when ours-lazy's slope after
+    On demand counts as engaged for a provider when ours-ondemand's slope after
     MPI_Init is below fiav[v] (it inserted nobody); else its row is "model only".
     A process of application app, with c = the peers ours-ondemand resolved
     there (contacted on other nodes), keeps:
-      ours lazy:  sim(ours-ondemand, app, N) + (fiav + conn) * c
+      ours on demand:  sim(ours-ondemand, app, N) + (fiav + conn) * c
       ours eager: sim(ours-stored, app, N) + fiav * N + conn * c
       stock:      sim(MODEL 4.0.2, app, N) + fiav * N + conn * c
     Prints, at the two largest N, the address layer alone (the simulator's
@@ -189,16 +198,16 @@ def wholeproc(world_csv, slopes_csv, fiav_csv, out_csv):
     OUT_CSV. A model: libfabric's and the connections' costs are linear
     fits of runs of 16-128 processes (sockets 16-256: more than one emulated
     node) on one machine; sockets cannot run on demand (it misdelivers for
-    unknown senders), its lazy row is what it would cost."""
+    unknown senders), its on-demand row is what it would cost."""
     sim, resolved = {}, {}
-    for r in csv.DictReader(open(world_csv)):
+    for r in rows_in(open(world_csv)):
         key = (r["scenario"], r["impl"], int(r["N"]))
         sim[key] = float(r["library"])
         resolved[key] = float(r.get("resolved") or 0)
     sl = {(r["library"], r["provider"], r["point"]): float(r["heap_mean_per_peer"])
-          for r in csv.DictReader(open(slopes_csv))}
+          for r in rows_in(open(slopes_csv))}
     av = {}
-    for r in csv.DictReader(open(fiav_csv)):
+    for r in rows_in(open(fiav_csv)):
         p = "tcp;ofi_rxm" if r["provider"] == "tcp" else r["provider"]
         if p not in av or int(r["peers"]) > av[p][0]:
             av[p] = (int(r["peers"]), float(r["bytes_per_peer"]))
@@ -208,17 +217,17 @@ def wholeproc(world_csv, slopes_csv, fiav_csv, out_csv):
         fiav = av[v][1]
         # on demand engaged: MPI_Init inserted nobody, so its growth per
         # peer stays below what one insert costs (sockets stays eager)
-        lazy = ("ours-lazy", v, "init") in sl and sl[("ours-lazy", v, "init")] < fiav
+        engaged = ("ours-ondemand", v, "init") in sl and sl[("ours-ondemand", v, "init")] < fiav
         conn = sl[("ours-eager", v, "alltoall")] - fiav
-        model[v] = (fiav, max(conn, 0.0), lazy)
+        model[v] = (fiav, max(conn, 0.0), engaged)
     ns = sorted({n for (_, _, n) in sim})
     rows = []
     for n in ns:
         for v in provs:
-            fiav, conn, lazy = model[v]
+            fiav, conn, engaged = model[v]
             for app, scen in APPS:
                 c = resolved[(scen, "ours-ondemand", n)]
-                rows.append((n, v, app, "ours-lazy" if lazy else "ours-lazy(model only)",
+                rows.append((n, v, app, "ours-ondemand" if engaged else "ours-ondemand(model only)",
                              sim[(scen, "ours-ondemand", n)] + (fiav + conn) * c))
                 rows.append((n, v, app, "ours-eager",
                              sim[(scen, "ours-stored", n)] + fiav * n + conn * c))
@@ -252,7 +261,7 @@ def wholeproc(world_csv, slopes_csv, fiav_csv, out_csv):
                 val = {lib.split("(")[0]: b for (nn, p, a, lib, b) in rows
                        if nn == n and p == v and a == app}
                 print("| %d | %s | %s | %s | %s | %s |" % (
-                    n, v, app, fmt_bytes(val["ours-lazy"]), fmt_bytes(val["ours-eager"]),
+                    n, v, app, fmt_bytes(val["ours-ondemand"]), fmt_bytes(val["ours-eager"]),
                     fmt_bytes(val["stock-4.0.2"])))
     print()
     print("Whole-process bytes per process: the address layer plus the provider model.")
@@ -273,13 +282,13 @@ def ondemand_summary(out, command):
     wholeproc.md. Every figure here is read from those files; the text
     around them states only what the files define (what each column is),
     never a conclusion that a rerun could contradict."""
-    rows = list(csv.DictReader(open(os.path.join(out, "ondemand.csv"))))
-    slopes = list(csv.DictReader(open(os.path.join(out, "slopes.csv"))))
-    fiav = list(csv.DictReader(open(os.path.join(out, "fiav.csv"))))
+    rows = list(rows_in(open(os.path.join(out, "ondemand.csv"))))
+    slopes = list(rows_in(open(os.path.join(out, "slopes.csv"))))
+    fiav = list(rows_in(open(os.path.join(out, "fiav.csv"))))
     settings = open(os.path.join(out, "settings.txt")).read().strip()
     whole = open(os.path.join(out, "wholeproc.md")).read().strip() \
         if os.path.exists(os.path.join(out, "wholeproc.md")) else "(not run: no bench/bench-memory)"
-    libs = ["ours-lazy", "ours-eager", "stock", "ompi-ob1"]
+    libs = ["ours-ondemand", "ours-eager", "stock", "ompi-ob1"]
     provs = sorted({r["provider"] for r in slopes}, reverse=True)
     nps = sorted({int(r["np"]) for r in rows})
     fit_nps = sorted({int(n) for r in slopes for n in r["nps"].split()})
@@ -293,7 +302,7 @@ def ondemand_summary(out, command):
       "and later message latency), slopes.csv (least squares over the P of more than one emulated "
       "node, ONDEMAND_NODE ranks, per library, provider and point), "
       "ondemand.png, fiav.csv (libfabric's AV alone, no MPI), world.csv and wholeproc.md (the "
-      "simulator's whole process at up to 786432 processes). ours-lazy is on demand "
+      "simulator's whole process at up to 786432 processes). ours-ondemand is on demand "
       "(MPIR_CVAR_AVRM_ON_DEMAND_AV=1: it engages over tcp;ofi_rxm; sockets stays eager, "
       "the report says why), ours-eager sets it to 0, stock is MPICH 4.0.2 from the same "
       "tarball and options, ompi-ob1 is Debian's Open MPI (ob1 over self/vader/tcp, one node: "
@@ -352,7 +361,7 @@ def ondemand_summary(out, command):
     p()
     fw_path = os.path.join(out, "firstwrite.csv")
     if os.path.exists(fw_path):
-        fw = list(csv.DictReader(open(fw_path)))
+        fw = list(rows_in(open(fw_path)))
         p("What libavrm adds to a first contact (firstwrite.csv, `bench/bench-firstwrite`: the store "
           "of the resolved word, median wall time per write over 9 fresh AVs; dense is the world AV "
           "of a pending word per peer that on demand kept before issue 55, sparse the mapping of "
@@ -378,12 +387,12 @@ def pmi_summary(out, command):
     median over the runs (reps) of one launcher, library and P; heap growth
     per added peer is the least-squares slope of the mean heap right after
     MPI_Init over P."""
-    rows = list(csv.DictReader(open(os.path.join(out, "pmi.csv"))))
+    rows = list(rows_in(open(os.path.join(out, "pmi.csv"))))
     settings = open(os.path.join(out, "settings.txt")).read().strip()
     init = [r for r in rows if r["point"] == "init"]
     nps = sorted({int(r["np"]) for r in init})
     launchers = [l for l in ("hydra", "srun", "srun-pmix") if any(r["launcher"] == l for r in init)]
-    libs = [l for l in ("ours-lazy", "ours-eager", "stock") if any(r["library"] == l for r in init)]
+    libs = [l for l in ("ours-ondemand", "ours-eager", "stock") if any(r["library"] == l for r in init)]
 
     def med(launcher, lib, np, col):
         v = [float(r[col]) for r in init
@@ -400,7 +409,7 @@ def pmi_summary(out, command):
       "of test/cluster (network namespaces, one per 8 processes, filled in order); hydra is "
       "MPICH's mpiexec (PMI-1 from hydra's proxies), srun is `srun --mpi=pmi2` (Slurm's PMI-2 "
       "plugin serving MPICH's PMI-1 client), srun-pmix is `srun --mpi=pmix` with ours built "
-      "--with-pmix (`make mpich-pmix`; stock has no such build). ours-lazy resolves a peer's address on first "
+      "--with-pmix (`make mpich-pmix`; stock has no such build). ours-ondemand resolves a peer's address on first "
       "contact (a PMI get), ours-eager and stock exchange and insert every address in MPI_Init. "
       "Medians over the runs; n is the number of runs. Wall clock with up to "
       f"{nps[-1] if nps else 0} processes on {os.cpu_count()} CPUs: MPI_Init times compare "

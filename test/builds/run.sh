@@ -152,7 +152,7 @@ part ours "$top/test/mpi/runtests.sh" "$prefix" "$out/mpi"
 # (test/insns/baseline-vci.csv) and stock built the same way (make
 # mpich-vci-stock, when present): VCI 0, and 4 VCIs (communicators on VCIs 1-3)
 [ "$flavor" = vci ] &&
-    part insns env INSNS_KINDS="stored lazy shm vci4 lazy4" "$top/test/insns/run.sh" vci "$prefix" "$out/insns" \
+    part insns env INSNS_KINDS="stored ondemand shm vci4 ondemand4" "$top/test/insns/run.sh" vci "$prefix" "$out/insns" \
         $( [ -x "$(dirname "$prefix")/mpich-stock/bin/mpicc" ] && echo "$(dirname "$prefix")/mpich-stock")
 # -O0 with memory tracing runs MPICH's slowest rma tests 2-5x longer than
 # -O2: large_acc_flush_local 3 alone takes 162 s at load 3 and 300 s at load

@@ -17,7 +17,7 @@
 #   stored    sockets provider (on-demand addressing falls back to eager
 #             there): the stored world AV
 #   computed  MPIR_CVAR_AVRM_COMPUTED_AV=1, sockets: the world AV computed
-#   lazy      FI_PROVIDER="tcp;ofi_rxm": addresses resolved on first
+#   ondemand  FI_PROVIDER="tcp;ofi_rxm": addresses resolved on first
 #             contact (opcost's warm-up batch resolves them; what is counted
 #             is the path of a resolved peer, pending test included)
 #   shm       stored, every peer on this node (no MPIR_CVAR_NOLOCAL): the
@@ -26,11 +26,11 @@
 #             messages)
 #   vci4      stored, MPIR_CVAR_CH4_NUM_VCIS=4 (per-VCI builds only):
 #             opcost's communicators hashed to VCIs 1-3
-#   lazy4     lazy with MPIR_CVAR_CH4_NUM_VCIS=4 (per-VCI builds only):
+#   ondemand4 ondemand with MPIR_CVAR_CH4_NUM_VCIS=4 (per-VCI builds only):
 #             on demand over several VNIs, each VNI's AV caught up
 # Each kind's run must show it engaged (MPIR_CVAR_AVRM_REPORT's line), else
 # it fails. Stock's counts: measured in the same run when STOCK_PREFIX holds
-# a stock build (sockets for stored and computed, tcp;ofi_rxm for lazy; they
+# a stock build (sockets for stored and computed, tcp;ofi_rxm for ondemand; they
 # must equal the baseline's), else the baseline's stock column (CI: no stock
 # build, 15-20 min). One test per cell (kind, op, mode); a cell fails when
 #   ours > its baseline (a regression) or ours < its baseline (the baseline
@@ -63,7 +63,7 @@ build=${1:?build name} prefix=${2:?prefix} out=${3:?outdir} stock=${4:-}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 here=$top/test/insns real=$top/bench/real
 base=$here/baseline-$build.csv
-: "${TOL:=0.5}" "${SHM_TOL:=1.5}" "${INSNS_KINDS:=stored computed lazy shm}"
+: "${TOL:=0.5}" "${SHM_TOL:=1.5}" "${INSNS_KINDS:=stored computed ondemand shm}"
 : "${INSNS_RUNS:=6:3 18:2,32,32,tables}"
 mkdir -p "$out"; out=$(cd "$out" && pwd)
 . "$top/test/mpienv.sh"
@@ -92,10 +92,10 @@ measure() {
     case $kind in
         stored)   set -- FI_PROVIDER=sockets MPIR_CVAR_NOLOCAL=1 ;;
         computed) set -- FI_PROVIDER=sockets MPIR_CVAR_NOLOCAL=1 MPIR_CVAR_AVRM_COMPUTED_AV=1 ;;
-        lazy)     set -- "FI_PROVIDER=tcp;ofi_rxm" MPIR_CVAR_NOLOCAL=1 ;;
+        ondemand) set -- "FI_PROVIDER=tcp;ofi_rxm" MPIR_CVAR_NOLOCAL=1 ;;
         shm)      set -- FI_PROVIDER=sockets MPIR_CVAR_NOLOCAL=0 ;;
         vci4)     set -- FI_PROVIDER=sockets MPIR_CVAR_NOLOCAL=1 MPIR_CVAR_CH4_NUM_VCIS=4 ;;
-        lazy4)    set -- "FI_PROVIDER=tcp;ofi_rxm" MPIR_CVAR_NOLOCAL=1 MPIR_CVAR_CH4_NUM_VCIS=4 ;;
+        ondemand4) set -- "FI_PROVIDER=tcp;ofi_rxm" MPIR_CVAR_NOLOCAL=1 MPIR_CVAR_CH4_NUM_VCIS=4 ;;
         *)        echo "FAIL: unknown kind $kind"; return 1 ;;
     esac
     : > "$out/$lib-$kind.log"
@@ -117,7 +117,7 @@ measure() {
     case $kind in
         stored|shm|vci4) bad=$(echo "$r" | grep -v 'world AV stored' ; echo "$r" | grep 'addresses on demand') ;;
         computed) bad=$(echo "$r" | grep -v 'world AV computed') ;;
-        lazy|lazy4) bad=$(echo "$r" | grep -v 'addresses on demand') ;;
+        ondemand|ondemand4) bad=$(echo "$r" | grep -v 'addresses on demand') ;;
     esac
     [ -z "$bad" ] || { echo "FAIL: ours $kind did not engage: $bad"; return 1; }
 }

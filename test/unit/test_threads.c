@@ -65,7 +65,7 @@ typedef struct rmap {
     avrm_ave_t *ave;             /* rank -> entry word */
     avrm_rank_index_t *idx;      /* built by the main thread (a writer call) */
     int needs_index;
-    int lazy;                    /* over pgid LZ_PG: a word may still be pending */
+    int ondemand;                /* over pgid LZ_PG: a word may still be pending */
 } rmap_t;
 
 #define NMAPS 10
@@ -88,12 +88,12 @@ static void note(reader_t *rd, const rmap_t *t, uint32_t r, const char *what)
                  avrm_mode_name((avrm_mode_t) t->m.mode), r, what);
 }
 
-/* Is got rank r's entry word, or, on a lazy map before the writer's end
+/* Is got rank r's entry word, or, on an on-demand map before the writer's end
  * (!final), the pending word of the same peer? */
 static int ave_ok(const rmap_t *t, uint32_t r, avrm_ave_t got, int final)
 {
     if (got == t->ave[r]) return 1;
-    return t->lazy && !final &&
+    return t->ondemand && !final &&
            got == avrm_ave_make_pending(t->ref[r].lpid, (int) (t->ave[r] & AVRM_AVE_LOCAL));
 }
 
@@ -115,7 +115,7 @@ static void reader_pass(reader_t *rd, int final)
             avrm_ave_t e = avrm_map_ave(ctx, m, r);
             if (!ave_ok(t, r, e, final)) note(rd, t, r, final ? "ave (final)" : "ave");
             uint64_t a = avrm_map_addr(ctx, m, r);
-            if (a != t->ave[r] >> 1 && !(t->lazy && !final && a == e >> 1))
+            if (a != t->ave[r] >> 1 && !(t->ondemand && !final && a == e >> 1))
                 note(rd, t, r, "addr");
             if (avrm_map_is_local(ctx, m, r) != (int) (t->ave[r] & 1)) note(rd, t, r, "is_local");
             if (avrm_map_find(ctx, m, t->idx, t->ref[r]) != r) note(rd, t, r, "find");
@@ -179,7 +179,7 @@ static void *writer_main(void *arg)
     uint32_t navs_seen = ctx->navs;
     while (atomic_load(&readers_started) < NREADERS) sched_yield();
     for (uint32_t k = 0; k < WRITER_AVS; k++) {
-        /* first contact with one more peer of the lazy AV (all by k = 256) */
+        /* first contact with one more peer of the on-demand AV (all by k = 256) */
         uint32_t lz = k / (WRITER_AVS / LZ);
         if (k % (WRITER_AVS / LZ) == 0 && lz < LZ &&
             avrm_av_set(av_of[LZ_PG], lz, tu_addr(LZ_PG, lz), tu_local(LZ_PG, lz)) != AVRM_OK)
@@ -381,9 +381,9 @@ static void run_case(const avrm_params_t *p, int computed)
     n = 0;
     for (uint32_t l = 1; l < G2; l += 2) ref[n++] = (avrm_gpid_t) { .lpid = l, .pgid = 2 };
     add_map(avrm_map_build_gpids(ctx, ref, n, &maps[nmaps].m), ref, n);
-    /* 9: the lazy AV's group (direct), its words resolved by the writer */
+    /* 9: the on-demand AV's group (direct), its words resolved by the writer */
     for (uint32_t l = 0; l < LZ; l++) ref[l] = (avrm_gpid_t) { .lpid = l, .pgid = LZ_PG };
-    maps[nmaps].lazy = 1;
+    maps[nmaps].ondemand = 1;
     add_map(avrm_map_init_group(ctx, LZ_PG, &maps[nmaps].m), ref, LZ);
     avrm_map_release(ctx, &g1);
     avrm_map_release(ctx, &g2);
