@@ -15,8 +15,10 @@
  * it (never taken twice).
  * Costs: init O(1): the world AV is computed (my node from the world's node
  * hierarchy; O(local size) when it is neither consecutive nor round-robin)
- * until the netmod settles it: sparse on demand (O(local size)), stored at
- * the first eager insert (O(world)); O(world) at init only when
+ * until the netmod settles it at MPI_Init, once its first context exists
+ * (MPIDI_OFI_addr_settle_world, before any map but the builtins' can be
+ * built): sparse on demand (O(local size)), else stored (O(world)) unless
+ * computed is kept; stored from the start (O(world)) only when
  * MPIR_CVAR_CH4_ROOTS_ONLY_PMI forbids computed; new/free group
  * O(size); set O(1); ref counting O(1) per group, O(ranks) for a multi-group
  * map. Per-group state (pg_refs, pg_seen) is sized when a group is created,
@@ -30,9 +32,10 @@
 MPIDI_avrm_t MPIDI_avrm;
 
 /* The world AV may stay computed after the netmod's inserts (the CVAR asked
- * for it and nothing refused it); else it is computed only until the netmod
- * settles it, so that no word array exists before the netmod knows whether
- * it addresses on demand (sparse) or eagerly (stored). */
+ * for it and nothing refused it: a first insert out of rank order still
+ * makes it stored); else it is computed only until the netmod settles it,
+ * so that no word array exists before the netmod knows whether it addresses
+ * on demand (sparse) or eagerly (stored). */
 static int world_computed_kept;
 
 /* Room for the reference count and scratch mark of groups 0..n-1. */
@@ -62,9 +65,9 @@ static void params_from_cvars(avrm_params_t * p)
         p->enable_patterns = p->enable_except = p->enable_grid = 0;
     }
     p->share_by_content = MPIR_CVAR_AVRM_SHARE_TABLES ? 1 : 0;
-    /* the world AV starts computed (no words) until the netmod settles it:
-     * on demand makes it sparse, the first eager insert stored unless
-     * MPIR_CVAR_AVRM_COMPUTED_AV asked for computed (set_addr_locked) */
+    /* the world AV starts computed (no words) until the netmod settles it
+     * (sparse on demand, else stored unless MPIR_CVAR_AVRM_COMPUTED_AV asks
+     * for computed) */
     p->computed_av = 1;
 }
 
@@ -108,7 +111,8 @@ int MPIDIU_avt_init(void)
     avp.pgid = 0;
     avp.computed = params.computed_av;
     if (avp.computed && MPIR_CVAR_CH4_ROOTS_ONLY_PMI) {
-        /* node roots are inserted first: fi_addr is a permutation of ranks */
+        /* node roots are inserted first (fi_addr is a permutation of ranks),
+         * and the node roots' init comm's map is built before the inserts */
         avp.computed = 0;
         if (MPIR_CVAR_AVRM_COMPUTED_AV)
             MPIDI_avrm.stored_reason = "MPIR_CVAR_CH4_ROOTS_ONLY_PMI inserts addresses out of rank order";
@@ -252,8 +256,11 @@ void MPIDIU_map_ref_groups(const avrm_rankmap_t * m, int add)
 }
 
 /* The world AV's entry array moved (made stored or sparse): the maps that
- * cached it are resealed. Only the builtin communicators exist while
- * addresses are inserted. */
+ * cached it are resealed. Only the builtin communicators can exist then:
+ * the netmod settles the AV at MPI_Init, before any other map is built; a
+ * computed AV kept by the CVAR turns stored at its first insert out of rank
+ * order, inside the address exchange of comm_world's commit (with MPI
+ * sessions a group of the world may predate it: that CVAR's limit). */
 static void reseal_builtin_maps(void)
 {
     if (MPIR_Process.comm_world && MPIDI_COMM(MPIR_Process.comm_world, map).size) {
@@ -273,9 +280,9 @@ void MPIDIU_avt_world_map_sealed(const avrm_rankmap_t * m)
         m->pgid == 0 ? m->ents : NULL;
 }
 
-/* The world AV turns stored (computed until now: the netmod inserts eagerly
- * and a computed AV was not asked for (reason NULL) or addresses do not
- * follow the rank); maps built so far are resealed. */
+/* The world AV turns stored (computed until now: the netmod addresses
+ * eagerly and a computed AV was not asked for (reason NULL), or addresses
+ * do not follow the rank); maps built so far are resealed. */
 int MPIDIU_avrm_require_stored(const char *reason)
 {
     avrm_av_t *av = MPIDI_avrm.ctx->avs[0];

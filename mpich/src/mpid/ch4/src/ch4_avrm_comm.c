@@ -281,8 +281,8 @@ int MPIDI_comm_create_rank_map(MPIR_Comm * comm)
 }
 
 /* comm_world: the world group; comm_self: my own rank of it. Built before
- * the netmod inserts addresses: the map caches the entry array, which never
- * moves (or none for a computed AV; MPIDIU_avrm_require_stored reseals). */
+ * the netmod inserts addresses: the map caches the world AV's entry array
+ * (none for a computed AV; if it moves after, ch4_avrm_av.c reseals). */
 int MPIDIU_comm_set_builtin_map(MPIR_Comm * comm)
 {
     avrm_ctx_t *ctx = MPIDI_avrm.ctx;

@@ -164,10 +164,8 @@ static int publish_root(void)
     mpi_errno = MPIR_pmi_barrier();
     MPIR_ERR_CHECK(mpi_errno);
 
-    /* every world word pending (the world AV made sparse: a computed one
-     * has no words), then mine resolved */
-    mpi_errno = MPIDIU_avt_world_pending("on-demand addressing keeps a word per contacted peer");
-    MPIR_ERR_CHECK(mpi_errno);
+    /* every world word pending (the world AV is sparse since
+     * MPIDI_OFI_addr_settle_world), then mine resolved */
     if (MPIDI_OFI_ondemand.log.on) {
         /* entry 0: my root name now; the others' and its block grown to
          * my NICs (as many as MPIDI_OFI_addr_on_demand_nics chose) in
@@ -397,6 +395,20 @@ static void report(void)
 }
 
 /* MPI_Init's address step: on demand when allowed, else stock's exchange. */
+/* MPI_Init, once context 0 exists (its AV is open: a named AV is known):
+ * the world AV's kind, before anything builds a map over it. With MPI
+ * sessions a group of the world (MPI_Group_from_session_pset) may be built
+ * before comm_world and its address step (MPIDI_OFI_addr_init), and its map
+ * caches the world AV's entry array, which must not move after: sparse on
+ * demand, stored when addresses are inserted eagerly, unless
+ * MPIR_CVAR_AVRM_COMPUTED_AV keeps it computed (ch4_avrm_av.c). */
+int MPIDI_OFI_addr_settle_world(void)
+{
+    if (!refusal_reason())
+        return MPIDIU_avt_world_pending("on-demand addressing keeps a word per contacted peer");
+    return MPIR_CVAR_AVRM_COMPUTED_AV ? MPI_SUCCESS : MPIDIU_avrm_require_stored(NULL);
+}
+
 int MPIDI_OFI_addr_init(void)
 {
     const char *refusal = refusal_reason();
