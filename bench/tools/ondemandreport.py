@@ -9,7 +9,6 @@ up to 786432 processes from the simulator's world.csv and those slopes
 SUMMARY.md and `bench/report ondemand-pmi OUTDIR COMMAND` step
 ondemand-pmi's (medians over the runs of pmi.csv and initinsns.csv).
 """
-import csv
 import math
 import os
 import re
@@ -17,16 +16,7 @@ import statistics
 import time
 from collections import defaultdict
 
-from report import fit, gp
-
-
-def rows_in(f):
-    """csv.DictReader over the open file f, ours on demand named as today
-    (sets measured before the rename label it ours-lazy)."""
-    for r in csv.DictReader(f):
-        if r.get("library") == "ours-lazy":
-            r["library"] = "ours-ondemand"
-        yield r
+from report import csv_rows, fit, gp
 
 
 def line(xs, ys):
@@ -71,7 +61,7 @@ def init_insns_table(emit, out, key_heads, keys, intro):
     the columns key_heads), one column per P; a cell is the min-max over the
     runs in millions (one value when they agree within 5000)."""
     path = os.path.join(out, "initinsns.csv")
-    rows = list(rows_in(open(path))) if os.path.exists(path) else []
+    rows = list(csv_rows(open(path))) if os.path.exists(path) else []
     if not rows:
         return
     nps = sorted({int(r["np"]) for r in rows})
@@ -102,7 +92,7 @@ def ondemand_plot(src, slopes_out, png):
     and the median first/later message latency. PNG: heap per process
     (max) against P, one panel per (provider, point), one line per library
     (gnuplot; its data in the .dat beside it)."""
-    rows = list(rows_in(open(src)))
+    rows = list(csv_rows(open(src)))
     settings = os.path.join(os.path.dirname(slopes_out), "settings.txt")
     node = re.search(r"ONDEMAND_NODE=(\d+)", open(settings).read()) if os.path.exists(settings) else None
     node = int(node.group(1)) if node else 1
@@ -200,14 +190,14 @@ def wholeproc(world_csv, slopes_csv, fiav_csv, out_csv):
     node) on one machine; sockets cannot run on demand (it misdelivers for
     unknown senders), its on-demand row is what it would cost."""
     sim, resolved = {}, {}
-    for r in rows_in(open(world_csv)):
+    for r in csv_rows(open(world_csv)):
         key = (r["scenario"], r["impl"], int(r["N"]))
         sim[key] = float(r["library"])
         resolved[key] = float(r.get("resolved") or 0)
     sl = {(r["library"], r["provider"], r["point"]): float(r["heap_mean_per_peer"])
-          for r in rows_in(open(slopes_csv))}
+          for r in csv_rows(open(slopes_csv))}
     av = {}
-    for r in rows_in(open(fiav_csv)):
+    for r in csv_rows(open(fiav_csv)):
         p = "tcp;ofi_rxm" if r["provider"] == "tcp" else r["provider"]
         if p not in av or int(r["peers"]) > av[p][0]:
             av[p] = (int(r["peers"]), float(r["bytes_per_peer"]))
@@ -282,9 +272,9 @@ def ondemand_summary(out, command):
     wholeproc.md. Every figure here is read from those files; the text
     around them states only what the files define (what each column is),
     never a conclusion that a rerun could contradict."""
-    rows = list(rows_in(open(os.path.join(out, "ondemand.csv"))))
-    slopes = list(rows_in(open(os.path.join(out, "slopes.csv"))))
-    fiav = list(rows_in(open(os.path.join(out, "fiav.csv"))))
+    rows = list(csv_rows(open(os.path.join(out, "ondemand.csv"))))
+    slopes = list(csv_rows(open(os.path.join(out, "slopes.csv"))))
+    fiav = list(csv_rows(open(os.path.join(out, "fiav.csv"))))
     settings = open(os.path.join(out, "settings.txt")).read().strip()
     whole = open(os.path.join(out, "wholeproc.md")).read().strip() \
         if os.path.exists(os.path.join(out, "wholeproc.md")) else "(not run: no bench/bench-memory)"
@@ -361,7 +351,7 @@ def ondemand_summary(out, command):
     p()
     fw_path = os.path.join(out, "firstwrite.csv")
     if os.path.exists(fw_path):
-        fw = list(rows_in(open(fw_path)))
+        fw = list(csv_rows(open(fw_path)))
         p("What libavrm adds to a first contact (firstwrite.csv, `bench/bench-firstwrite`: the store "
           "of the resolved word, median wall time per write over 9 fresh AVs; dense is the world AV "
           "of a pending word per peer that on demand kept before issue 55, sparse the mapping of "
@@ -387,7 +377,7 @@ def pmi_summary(out, command):
     median over the runs (reps) of one launcher, library and P; heap growth
     per added peer is the least-squares slope of the mean heap right after
     MPI_Init over P."""
-    rows = list(rows_in(open(os.path.join(out, "pmi.csv"))))
+    rows = list(csv_rows(open(os.path.join(out, "pmi.csv"))))
     settings = open(os.path.join(out, "settings.txt")).read().strip()
     init = [r for r in rows if r["point"] == "init"]
     nps = sorted({int(r["np"]) for r in init})

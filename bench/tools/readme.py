@@ -12,12 +12,11 @@ have stops the command naming the set, file and row: a README with a wrong
 or missing figure is worse than a failed check. "-" is only for Open MPI,
 which the steps measure where Debian has it.
 """
-import csv
 import os
 import re
 import sys
 
-from report import fmt, md_table
+from report import csv_rows, fmt, md_table
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(TOP, "bench"))
@@ -42,11 +41,7 @@ def rows_of(set_name, name):
     if not os.path.exists(path):
         missing(set_name, name)
     with open(path) as f:
-        rows = list(csv.DictReader(f))
-    for r in rows:      # sets measured before the label's rename say ours-lazy
-        if r.get("library") == "ours-lazy":
-            r["library"] = "ours-ondemand"
-    return rows
+        return list(csv_rows(f))
 
 
 def one(table, key, set_name, name):

@@ -11,10 +11,7 @@
  * ranks of the result), when the split sorts
  * (MPIR_CVAR_AVRM_SPLIT_SORT_MIN_SIZE at most the world's size: a testlist
  * entry) an MPI_Comm_split of the world with shuffled keys armed on one rank
- * only: its first failure, in the new map's table, must fail the split on
- * every rank (split_sorted agrees on it before the context id; armed on
- * every rank, ranks whose Nth allocation falls in the commit would fail
- * alone while the others wait in its collectives), MPI_Group_incl of a permutation then
+ * only (comm_case says why only there), MPI_Group_incl of a permutation then
  * MPI_Group_translate_ranks into it (group map, rank index), and a PSCW
  * epoch on such a group, with and without MPI_MODE_NOCHECK (rank index at
  * MPI_Win_start). The failure is local: a call that fails on some ranks

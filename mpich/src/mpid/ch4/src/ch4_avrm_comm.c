@@ -351,12 +351,12 @@ int MPIDIU_comm_map_from_gpids(MPIR_Comm * comm, int size, const uint64_t gpids[
 int MPIDIU_comm_map_node_roots(MPIR_Comm * comm)
 {
     int n = MPIR_Process.num_nodes;
+    MPIDI_COMM(comm, local_map) = NULL;
     int32_t *roots = MPL_malloc((size_t) n * sizeof(*roots), MPL_MEM_ADDRESS);
     if (!roots)
         return MPIR_avrm_err(AVRM_ERR_NOMEM, "list of the node roots");
     for (int e = 0; e < n; e++)
         roots[e] = MPIR_Process_node_root(e);
-    MPIDI_COMM(comm, local_map) = NULL;
     int mpi_errno = MPIR_avrm_err(avrm_map_build(MPIDI_avrm.ctx,
                                                    &MPIDI_COMM(MPIR_Process.comm_world, map),
                                                    roots, (uint32_t) n, &MPIDI_COMM(comm, map)),
