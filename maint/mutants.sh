@@ -24,6 +24,7 @@ shift 3
 top=$(cd "$(dirname "$0")/.." && pwd)
 f=src/mpid/ch4/netmod/ofi/ofi_ondemand_resolve.c
 g=src/mpid/ch4/src/ch4_avrm_split.c
+h=src/mpid/ch4/src/ch4_avrm_intercomm.c
 
 # NAME @ build @ file @ perl substitution (must change the file) @
 # AVTEST_CONFIGS @ tests (runtests.sh arguments) @ issue.item (53: its Why list; 54: What to build)
@@ -37,6 +38,8 @@ split-sorted-keep@default@$g@s/\(avrm_split_item_cmp\(&theirs, a->item\) < 0\) =
 split-sorted-order@default@$g@s/    reverse\(run, 0, n\);\n//@nolocal@comm/split_regular@54.2: a sorted split's members in their run's order
 split-sorted-agree@default@$g@s/fail = agree_fail\(comm, nlist && !have_map/fail = 0 \&\& agree_fail(comm, nlist \&\& !have_map/@nolocal@comm/nomem@54.6: one process's failed map table fails a sorted split on every process
 split-type-list@default@$g@s/reverse \? rev : \(const int32_t \*\) h->words/(const int32_t *) h->words/@block3@comm/split_type@54.3: split_type SHARED from the node hierarchy keeps the keys' order (a list map)
+intercomm-formula-stride@default@$h@s/    w\[1\] = f->stride;/    w[1] = 1;/@oddeven@comm/intercomm@54.3: MPI_Intercomm_create's formula carries the group's stride
+intercomm-list-widen@default@$h@s/for \(int i = n - 1; i >= 0; i--\)/for (int i = 0; i < n; i++)/@nolocal@comm/intercomm@54.3: MPI_Intercomm_create's list of world ranks widened in place from the top
 "
 [ $# -eq 0 ] || { sel=" $* "; mutants=$(printf "%s\n" "$mutants" | while IFS='@' read -r n rest; do
     case $sel in *" $n "*) printf "%s\n" "$n@$rest" ;; esac; done); }

@@ -10,7 +10,11 @@
  * (r / 8, key -r), rows and cols (a 2-D MPI_Dims_create grid: r / ncols,
  * r % ncols), cartsub (MPI_Cart_sub keeping the second dimension of that
  * grid), shared (MPI_Comm_split_type SHARED), randcolor (4 colours by a
- * hash of r), randkey (r / 8, key a hash of r).
+ * hash of r), randkey (r / 8, key a hash of r); and MPI_Intercomm_create
+ * between groups made before the measured creations: icreate (the halves
+ * r < P/2 and the rest), icreate-oe (odd and even ranks), icreate-rand
+ * (halves of a permutation of r by a hash: groups no formula describes);
+ * imerge (MPI_Intercomm_merge of the halves' intercommunicator).
  * Per shape: one creation to warm up (connections, first contacts), then
  * REPS measured ones. Socket figures are differences of two windows per
  * repetition, [barrier; creation; barrier] minus [barrier; barrier], so
@@ -52,9 +56,39 @@ static int cmpd(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The intercomm shapes' groups (made at their first creation, the warm-up):
+ * k 0 halves, 1 odd/even, 2 halves of a hash permutation. */
+static MPI_Comm sides[3], halves_inter = MPI_COMM_NULL;
+
+static int side_color(int k, int w, int P)
+{
+    return k == 0 ? w >= P / 2 : k == 1 ? w % 2 : (int) (hash((unsigned) w) & 1);
+}
+
+static int side_key(int k, int w)
+{
+    return k == 2 ? (int) (hash((unsigned) w) >> 1) : w;
+}
+
+/* My group of shape k, and in *remote_leader the world rank of the other
+ * group's local rank 0 (its least key, ties by rank) */
+static MPI_Comm side(int k, int r, int P, int *remote_leader)
+{
+    if (!sides[k])
+        MPI_Comm_split(MPI_COMM_WORLD, side_color(k, r, P), side_key(k, r), &sides[k]);
+    int lead = -1;
+    for (int w = 0; w < P; w++)
+        if (side_color(k, w, P) != side_color(k, r, P) &&
+            (lead < 0 || side_key(k, w) < side_key(k, lead)))
+            lead = w;
+    *remote_leader = lead;
+    return sides[k];
+}
+
 static MPI_Comm make(const char *shape, int r, int P)
 {
     MPI_Comm c = MPI_COMM_NULL;
+    int rl;
     int dims[2] = { 0, 0 }, periods[2] = { 0, 0 };
     MPI_Dims_create(P, 2, dims);
     if (!strcmp(shape, "dup")) MPI_Comm_dup(MPI_COMM_WORLD, &c);
@@ -65,6 +99,18 @@ static MPI_Comm make(const char *shape, int r, int P)
     else if (!strcmp(shape, "cols")) MPI_Comm_split(MPI_COMM_WORLD, r % dims[1], r, &c);
     else if (!strcmp(shape, "randcolor")) MPI_Comm_split(MPI_COMM_WORLD, (int) (hash((unsigned) r) % 4), r, &c);
     else if (!strcmp(shape, "randkey")) MPI_Comm_split(MPI_COMM_WORLD, r / 8, (int) (hash((unsigned) r) >> 1), &c);
+    else if (!strcmp(shape, "icreate") || !strcmp(shape, "icreate-oe") || !strcmp(shape, "icreate-rand")) {
+        int k = !strcmp(shape, "icreate") ? 0 : !strcmp(shape, "icreate-oe") ? 1 : 2;
+        MPI_Comm l = side(k, r, P, &rl);
+        /* local leader: local rank 0, whose lowest world rank leads the other side too */
+        MPI_Intercomm_create(l, 0, MPI_COMM_WORLD, rl, 7, &c);
+    } else if (!strcmp(shape, "imerge")) {
+        if (halves_inter == MPI_COMM_NULL) {
+            MPI_Comm l = side(0, r, P, &rl);
+            MPI_Intercomm_create(l, 0, MPI_COMM_WORLD, rl, 8, &halves_inter);
+        }
+        MPI_Intercomm_merge(halves_inter, r >= P / 2, &c);
+    }
     else if (!strcmp(shape, "shared")) MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, r, MPI_INFO_NULL, &c);
     else if (!strcmp(shape, "cartsub")) {
         static MPI_Comm cart = MPI_COMM_NULL;

@@ -7,11 +7,12 @@
  * becomes regular again. Never a wrong map: when no pattern is proven for
  * every rank, the result is a table.
  *
- * Thread safety: all calls here are writers: serialize them (avrm_ctx.h).
+ * Thread safety: all calls here are writers: serialize them (avrm_ctx.h),
+ * but avrm_map_formula, a pure function of the map.
  *
- * Costs: build O(n) time for n child ranks; scratch is O(1) unless the
- * result is a table (then the table itself, plus O(n) for mlut->mseg). Dup
- * O(1). Release O(1) (O(table) when the last reference goes).
+ * Costs: build O(n) time for n child ranks (from a formula O(1)); scratch
+ * is O(1) unless the result is a table (then the table itself, plus O(n)
+ * for mlut->mseg). Dup O(1). Release O(1) (O(table) when the last reference goes).
  */
 #ifndef AVRM_RANKMAP_H
 #define AVRM_RANKMAP_H
@@ -65,6 +66,28 @@ avrm_status_t avrm_map_build_multi_compact(avrm_ctx_t *ctx, const avrm_rankmap_t
  * their gpids only). Detects patterns like every build. */
 avrm_status_t avrm_map_build_gpids(avrm_ctx_t *ctx, const avrm_gpid_t *gpids, uint32_t n,
                                    avrm_rankmap_t *out);
+
+/* A map of one process group in a regular mode as four words, from which
+ * another process rebuilds it (MPI_Intercomm_create's leaders exchange it
+ * in place of the group's lpid list): rank r < size is lpid
+ * offset + (r / bs) * stride + r % bs; bs 1 is a stride map, and stride 1
+ * an offset run. */
+typedef struct avrm_formula {
+    int32_t  offset, stride;
+    uint32_t bs, size;
+} avrm_formula_t;
+
+/* m's formula: 1 when m is a DIRECT, OFFSET, STRIDE or BLOCK map of one
+ * process group (m->pgid), else 0 and *f untouched. O(1). */
+int avrm_map_formula(const avrm_rankmap_t *m, avrm_formula_t *f);
+
+/* The map of f over AV pgid, in the mode the builders give those ranks.
+ * AVRM_ERR_ARG when pgid has no AV, size or bs is 0, blocks overlap
+ * (|stride| < bs: a process at two ranks) or some rank's lpid lies outside
+ * the AV; AVRM_ERR_LIMIT when size > AVRM_MAX_WORLD. O(1),
+ * nothing allocated. */
+avrm_status_t avrm_map_build_formula(avrm_ctx_t *ctx, avrm_pgid_t pgid, const avrm_formula_t *f,
+                                     avrm_rankmap_t *out);
 
 /* Same map, shared table (MPI_Comm_dup). O(1), never fails. */
 void avrm_map_dup(avrm_ctx_t *ctx, const avrm_rankmap_t *in, avrm_rankmap_t *out);

@@ -599,3 +599,58 @@ avrm_status_t avrm_map_build_gpids(avrm_ctx_t *ctx, const avrm_gpid_t *gpids, ui
     seq_t s = { .ctx = ctx, .gpids = gpids };
     return finish(ctx, build_general(ctx, &s, n, &m), &m, out);
 }
+
+int avrm_map_formula(const avrm_rankmap_t *m, avrm_formula_t *f)
+{
+    if (!m || !f || m->size == 0 || avrm_map_is_multi(m)) return 0;
+    switch ((avrm_mode_t) m->mode) {
+    case AVRM_MODE_DIRECT:
+    case AVRM_MODE_OFFSET:
+    case AVRM_MODE_STRIDE:
+    case AVRM_MODE_BLOCK:
+        *f = (avrm_formula_t) {
+            .offset = m->mode == AVRM_MODE_DIRECT ? 0 : m->u.reg.offset,
+            .stride = m->mode < AVRM_MODE_STRIDE ? 1 : m->u.reg.stride,
+            .bs = m->mode == AVRM_MODE_BLOCK ? m->u.reg.bs : 1,
+            .size = m->size,
+        };
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+avrm_status_t avrm_map_build_formula(avrm_ctx_t *ctx, avrm_pgid_t pgid, const avrm_formula_t *f,
+                                     avrm_rankmap_t *out)
+{
+    if (!ctx || !f || !out || pgid >= ctx->navs || !ctx->avs[pgid] || f->size == 0 || f->bs == 0)
+        return AVRM_ERR_ARG;
+    if (f->size > AVRM_MAX_WORLD) return AVRM_ERR_LIMIT;
+    /* each process once: blocks may not overlap */
+    if (f->bs < f->size && (int64_t) f->stride * f->stride < (int64_t) f->bs * f->bs)
+        return AVRM_ERR_ARG;
+    /* the mode the builders give these ranks: one block or blocks that
+     * touch are an offset run, blocks of one a stride */
+    uint32_t bs = f->bs < f->size ? f->bs : f->size;
+    int64_t stride = bs == f->size ? 0 : f->stride;
+    avrm_pat_t p = { .kind = AVRM_MODE_BLOCK, .off = f->offset, .stride = stride, .bs = bs };
+    if (bs == f->size || stride == (int64_t) bs)
+        p = (avrm_pat_t) { .kind = AVRM_MODE_OFFSET, .off = f->offset, .stride = 1 };
+    else if (bs == 1)
+        p = (avrm_pat_t) { .kind = stride == 1 ? AVRM_MODE_OFFSET : AVRM_MODE_STRIDE,
+                           .off = f->offset, .stride = stride };
+    /* every lpid inside the AV: the extremes lie at the ends of the first
+     * and the last block (blocks ascend inside, move by stride) */
+    uint32_t nblk = (f->size - 1) / bs;         /* index of the last block */
+    int64_t last0 = (int64_t) f->offset + (int64_t) nblk * stride;
+    int64_t lo = last0 < f->offset ? last0 : f->offset;
+    int64_t hi_first = (int64_t) f->offset + bs - 1;
+    int64_t hi_last = last0 + (int64_t) (f->size - 1 - (uint64_t) nblk * bs);
+    int64_t hi = hi_first > hi_last ? hi_first : hi_last;
+    if (lo < 0 || hi >= (int64_t) ctx->avs[pgid]->size) return AVRM_ERR_ARG;
+    if (p.kind == AVRM_MODE_OFFSET && p.off == 0)
+        p.kind = AVRM_MODE_DIRECT;
+    avrm_rankmap_t m;
+    if (!pat_to_map(ctx, &p, pgid, f->size, &m)) return AVRM_ERR_ARG;
+    return finish(ctx, AVRM_OK, &m, out);
+}

@@ -578,6 +578,81 @@ static int same_set_ref(const tmap_t *a, const tmap_t *b)
  * its reverse, against every other, over worlds of 1000 and 70000; answers
  * are the reference's, and decided (not -1) whenever both maps are
  * progressions (DIRECT, OFFSET, STRIDE). */
+/* avrm_map_formula and avrm_map_build_formula: a regular map rebuilt from
+ * its four words holds the ranks of the mapping it was built from (the
+ * reference table), in the same mode and bytes; tables have no formula;
+ * formulas that name a process twice or leave the AV are refused */
+static void test_formula(void)
+{
+    avrm_ctx_t *ctx = new_ctx(NULL, 1000, 0);
+    tmap_t w, c;
+    int32_t map[1000];
+    avrm_formula_t f;
+    avrm_pgid_t g;
+    tu_world(ctx, &w, 0);
+    tu_srand(91);
+    uint32_t regular = 0;
+    for (int t = 0; t < 2000; t++) {
+        /* blocks of bs ranks, block starts stride apart (either sign) */
+        uint32_t bs = 1 + tu_below(t % 3 ? 4 : 12);
+        int64_t stride = (int64_t) bs + tu_below(9);
+        if (tu_below(3) == 0) stride = -stride;
+        uint32_t nblk = 1 + tu_below(40), n = 0;
+        int64_t first = stride < 0 ? 999 - (bs - 1) : tu_below(50);
+        for (uint32_t b = 0; b < nblk; b++)
+            for (uint32_t i = 0; i < bs; i++) {
+                int64_t l = first + (int64_t) b * stride + i;
+                if (l < 0 || l >= 1000) goto built;
+                map[n++] = (int32_t) l;
+            }
+      built:
+        if (n == 0) continue;
+        CHECK(tu_build(ctx, &w, map, n, &c));
+        if (avrm_map_formula(&c.m, &f)) {
+            tmap_t r = { .ref = c.ref, .n = c.n };
+            regular++;
+            CHECK(f.size == n);
+            CHECK(avrm_map_build_formula(ctx, 0, &f, &r.m) == AVRM_OK);
+            CHECK(tu_check(ctx, &r));
+            CHECK(r.m.mode == c.m.mode && memcmp(&r.m, &c.m, sizeof(r.m)) == 0);
+            avrm_map_release(ctx, &r.m);
+        } else {
+            CHECK(c.m.mode >= AVRM_MODE_EXCEPT);
+        }
+        tu_release(ctx, &c);
+    }
+    CHECK(regular > 1000);
+    /* the whole world, and a table */
+    CHECK(avrm_map_formula(&w.m, &f) && f.offset == 0 && f.stride == 1 && f.size == 1000);
+    for (int i = 0; i < 100; i++) map[i] = (i * 37) % 100;
+    CHECK(tu_build(ctx, &w, map, 100, &c));
+    CHECK(!avrm_map_formula(&c.m, &f));
+    tu_release(ctx, &c);
+    /* refused */
+    avrm_rankmap_t bad;
+    const avrm_formula_t refused[] = {
+        { 0, 1, 1, 0 }, { 0, 1, 0, 10 }, { -1, 1, 1, 10 }, { 995, 1, 1, 10 },
+        { 0, 2, 4, 16 }, { 0, 1, 1, 1001 }, { 900, -100, 1, 11 }, { 0, 0, 1, 2 },
+        { 0, 8, 4, 10 + 1000 },
+    };
+    for (size_t k = 0; k < sizeof(refused) / sizeof(refused[0]); k++)
+        CHECK(avrm_map_build_formula(ctx, 0, &refused[k], &bad) == AVRM_ERR_ARG);
+    f = (avrm_formula_t) { 0, 1, 1, 10 };
+    CHECK(avrm_map_build_formula(ctx, 1, &f, &bad) == AVRM_ERR_ARG);
+    f.size = AVRM_MAX_WORLD + 1;
+    CHECK(avrm_map_build_formula(ctx, 0, &f, &bad) == AVRM_ERR_LIMIT);
+    /* a short last block: ranks 0..9 in blocks of 4, 8 apart, end at
+     * lpid first + 17 (not first + 19) */
+    f = (avrm_formula_t) { 982, 8, 4, 10 };
+    CHECK(avrm_map_build_formula(ctx, 0, &f, &bad) == AVRM_OK && bad.mode == AVRM_MODE_BLOCK &&
+          avrm_map_lpid(ctx, &bad, 9, &g) == 999);
+    avrm_map_release(ctx, &bad);
+    f.offset = 983;
+    CHECK(avrm_map_build_formula(ctx, 0, &f, &bad) == AVRM_ERR_ARG);
+    tu_release(ctx, &w);
+    avrm_ctx_destroy(ctx);
+}
+
 static void test_same_members(void)
 {
     static const uint32_t sizes[] = { 1000, 70000 };
@@ -648,6 +723,7 @@ int main(void)
     RUN(test_mlut_wide);
     RUN(test_compact);
     RUN(test_same_members);
+    RUN(test_formula);
     RUN(test_table2_matrix);
     RUN(test_world_1m);
     return tu_finish();

@@ -1,5 +1,6 @@
-/* MPI_Intercomm_create between halves, odd/even, and uneven random groups
- * (local leaders not rank 0 of world), checked on both sides; then
+/* MPI_Intercomm_create between halves, odd/even, blocks, a group of one,
+ * a regular group and a shuffled one, and uneven random groups (local
+ * leaders not rank 0 of world), checked on both sides; then
  * MPI_Intercomm_merge with high = 0/1 on either side: the low group comes
  * first in the merged communicator, each group in its own order.  Also
  * MPI_Comm_dup and MPI_Comm_create of an intercommunicator. */
@@ -130,6 +131,27 @@ int main(int argc, char **argv)
         keys[w] = -w;
     }
     run(colors, keys, 1, "odd/even reversed");
+    /* blocks of 2 alternating (each side a block formula), a side of one
+     * process, and a formula against a list (the second half's keys
+     * shuffled) */
+    for (int w = 0; w < W; w++) {
+        colors[w] = (w / 2) % 2;
+        keys[w] = w;
+    }
+    run(colors, keys, 2, "blocks of 2");
+    for (int w = 0; w < W; w++) {
+        colors[w] = w == W - 1;
+        keys[w] = w;
+    }
+    run(colors, keys, 0, "one alone");
+    {
+        unsigned s = 7919u;
+        for (int w = 0; w < W; w++) {
+            colors[w] = w >= W / 2;
+            keys[w] = colors[w] ? (int) (av_rand(&s) % 1000u) : w;
+        }
+        run(colors, keys, 1, "halves, one shuffled");
+    }
     for (unsigned seed = 1; seed <= 3; seed++) {
         unsigned s = seed * 104729u;
         for (int w = 0; w < W; w++) {

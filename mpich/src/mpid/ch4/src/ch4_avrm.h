@@ -43,7 +43,9 @@ typedef struct MPIDI_avrm {
      * stored world AV (always, unless the world AV is computed): RMA on a
      * window over the world or a dup of it (MPIDIU_win_rank_to_av) loads
      * the word from here, one load as stock's table; NULL otherwise. Set
-     * with comm_world's map, cleared when it is released. */
+     * by MPIDIU_avt_world_map_sealed each time comm_world's map is sealed
+     * (built, or resealed when the world AV's kind changes), cleared when
+     * that map is released. */
     const avrm_ave_t *world_ents;
     uint32_t *pg_refs;          /* communicator references per process group */
     uint8_t *pg_seen;           /* scratch marks per group (MPIDIU_map_ref_groups) */
@@ -90,9 +92,8 @@ MPL_STATIC_INLINE_PREFIX const avrm_rankmap_t *MPIDIU_comm_local_map(MPIR_Comm *
 /* AV manager (ch4_avrm_av.c) */
 int MPIDIU_av_set_addr(int avtid, int lpid, uint64_t addr);
 int MPIDIU_av_set_addr_locked(int avtid, int lpid, uint64_t addr);
-int MPIDIU_avt_world_pending(const char *reason);
+int MPIDIU_avt_world_settle(int on_demand);
 int MPIDIU_avt_exists(int avtid);
-int MPIDIU_avrm_require_stored(const char *reason);
 void MPIDIU_avt_world_map_sealed(const avrm_rankmap_t * m);
 void MPIDIU_map_ref_groups(const avrm_rankmap_t * m, int add);
 
@@ -103,5 +104,17 @@ int MPIDIU_comm_map_node_roots(MPIR_Comm * comm);
 void MPIDIU_comm_release_maps(MPIR_Comm * comm);
 void MPIDIU_comm_local_maps_destroy(void);   /* at finalize, before the context goes */
 int MPIDI_avrm_split_init(void);  /* ch4_avrm_split.c, at MPIDI_avrm_init: pvar, op, type */
+
+/* MPI_Intercomm_create (ch4_avrm_intercomm.c): groups of the world cross as
+ * rank-map formulas or lists of world ranks; *done 0: MPICH's exchange of
+ * process names follows (ch4_comm.c). The remote group's gpid list it
+ * returns holds either remote_size gpids or, for a formula,
+ * MPIDIU_GPID_FORMULA and two words, which MPIDIU_gpids_formula decodes
+ * (1; 0 for a list of gpids). */
+#define MPIDIU_GPID_FORMULA UINT64_MAX  /* no process group has avtid 2^32 - 1 */
+int MPIDIU_intercomm_exchange(MPIR_Comm * local_comm, int local_leader, MPIR_Comm * peer_comm,
+                              int remote_leader, int *remote_size, uint64_t ** remote_gpids,
+                              int *is_low_group, int *done);
+int MPIDIU_gpids_formula(int size, const uint64_t gpids[], avrm_formula_t * f);
 
 #endif /* CH4_AVRM_H_INCLUDED */

@@ -283,7 +283,7 @@ void MPIDIU_avt_world_map_sealed(const avrm_rankmap_t * m)
 /* The world AV turns stored (computed until now: the netmod addresses
  * eagerly and a computed AV was not asked for (reason NULL), or addresses
  * do not follow the rank); maps built so far are resealed. */
-int MPIDIU_avrm_require_stored(const char *reason)
+static int require_stored(const char *reason)
 {
     avrm_av_t *av = MPIDI_avrm.ctx->avs[0];
     if (!av->computed)
@@ -309,9 +309,8 @@ int MPIDIU_av_set_addr_locked(int avtid, int lpid, uint64_t addr)
     int is_local = (avrm_av_ave(av, (avrm_lpid_t) lpid) & AVRM_AVE_LOCAL) != 0;
 
     if (av->computed && (!world_computed_kept || addr != (uint64_t) lpid)) {
-        mpi_errno = MPIDIU_avrm_require_stored(world_computed_kept ?
-                                               "the provider's fi_addr values do not follow the rank" :
-                                               NULL);
+        mpi_errno = require_stored(world_computed_kept ?
+                                   "the provider's fi_addr values do not follow the rank" : NULL);
         MPIR_ERR_CHECK(mpi_errno);
     }
     MPIR_ERR_CHKANDJUMP1(avrm_av_set(av, (avrm_lpid_t) lpid, addr, is_local) != AVRM_OK,
@@ -342,7 +341,7 @@ int MPIDIU_av_set_addr(int avtid, int lpid, uint64_t addr)
  * contact writes one word, memory a page per 512 consecutive ranks
  * touched). reason says why a computed AV was not kept. Runs in MPI_Init
  * before any communication. */
-int MPIDIU_avt_world_pending(const char *reason)
+static int world_pending(const char *reason)
 {
     avrm_av_t *av = MPIDI_avrm.ctx->avs[0];
     int mpi_errno = MPIR_avrm_err(avrm_av_make_sparse(MPIDI_avrm.ctx, av),
@@ -356,3 +355,13 @@ int MPIDIU_avt_world_pending(const char *reason)
     return MPI_SUCCESS;
 }
 
+/* The netmod's choice for the world AV, made once in MPI_Init right after
+ * its first context and before any communicator's address step: on demand
+ * the AV is made sparse (world_pending); eagerly it is stored, unless
+ * MPIR_CVAR_AVRM_COMPUTED_AV keeps it computed (world_computed_kept). */
+int MPIDIU_avt_world_settle(int on_demand)
+{
+    if (on_demand)
+        return world_pending("on-demand addressing keeps a word per contacted peer");
+    return world_computed_kept ? MPI_SUCCESS : require_stored(NULL);
+}

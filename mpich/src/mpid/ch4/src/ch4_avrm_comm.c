@@ -323,14 +323,19 @@ void MPIDIU_comm_release_maps(MPIR_Comm * comm)
     MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
 }
 
-/* Remote group of an intercomm known by gpids (avtid << 32 | lpid), before
- * its commit. */
+/* Remote group of an intercomm known by gpids (avtid << 32 | lpid), or by
+ * a formula of the world (MPIDIU_gpids_formula), before its commit. */
 int MPIDIU_comm_map_from_gpids(MPIR_Comm * comm, int size, const uint64_t gpids[])
 {
-    avrm_gpid_t *g = MPL_malloc(size * sizeof(*g), MPL_MEM_COMM);
+    avrm_formula_t f;
+    avrm_gpid_t *g = NULL;
     avrm_status_t st = AVRM_ERR_NOMEM;
 
-    if (g) {
+    if (MPIDIU_gpids_formula(size, gpids, &f)) {
+        MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+        st = avrm_map_build_formula(MPIDI_avrm.ctx, 0, &f, &MPIDI_COMM(comm, map));
+        MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    } else if ((g = MPL_malloc(size * sizeof(*g), MPL_MEM_COMM))) {
         for (int i = 0; i < size; i++) {
             g[i].lpid = (avrm_lpid_t) MPIDIU_GPID_GET_LPID(gpids[i]);
             g[i].pgid = (avrm_pgid_t) MPIDIU_GPID_GET_AVTID(gpids[i]);

@@ -394,21 +394,18 @@ static void report(void)
         printf("; addresses exchanged at MPI_Init (%s)", MPIDI_OFI_ondemand.eager_reason);
 }
 
-/* MPI_Init's address step: on demand when allowed, else stock's exchange. */
 /* MPI_Init, once context 0 exists (its AV is open: a named AV is known):
  * the world AV's kind, before anything builds a map over it. With MPI
  * sessions a group of the world (MPI_Group_from_session_pset) may be built
  * before comm_world and its address step (MPIDI_OFI_addr_init), and its map
- * caches the world AV's entry array, which must not move after: sparse on
- * demand, stored when addresses are inserted eagerly, unless
- * MPIR_CVAR_AVRM_COMPUTED_AV keeps it computed (ch4_avrm_av.c). */
+ * caches the world AV's entry array, which must not move after
+ * (MPIDIU_avt_world_settle has the rule). */
 int MPIDI_OFI_addr_settle_world(void)
 {
-    if (!refusal_reason())
-        return MPIDIU_avt_world_pending("on-demand addressing keeps a word per contacted peer");
-    return MPIR_CVAR_AVRM_COMPUTED_AV ? MPI_SUCCESS : MPIDIU_avrm_require_stored(NULL);
+    return MPIDIU_avt_world_settle(refusal_reason() == NULL);
 }
 
+/* MPI_Init's address step: on demand when allowed, else stock's exchange. */
 int MPIDI_OFI_addr_init(void)
 {
     const char *refusal = refusal_reason();
