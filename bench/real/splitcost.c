@@ -14,7 +14,10 @@
  * between groups made before the measured creations: icreate (the halves
  * r < P/2 and the rest), icreate-oe (odd and even ranks), icreate-rand
  * (halves of a permutation of r by a hash: groups no formula describes);
- * imerge (MPI_Intercomm_merge of the halves' intercommunicator).
+ * imerge (MPI_Intercomm_merge of the halves' intercommunicator); and from
+ * a group made before: create (MPI_Comm_create of the world with the odd
+ * ranks' group; the even ranks get MPI_COMM_NULL), create-group
+ * (MPI_Comm_create_group of the world's halves, each half its own).
  * Per shape: one creation to warm up (connections, first contacts), then
  * REPS measured ones. Socket figures are differences of two windows per
  * repetition, [barrier; creation; barrier] minus [barrier; barrier], so
@@ -110,6 +113,22 @@ static MPI_Comm make(const char *shape, int r, int P)
             MPI_Intercomm_create(l, 0, MPI_COMM_WORLD, rl, 8, &halves_inter);
         }
         MPI_Intercomm_merge(halves_inter, r >= P / 2, &c);
+    }
+    else if (!strcmp(shape, "create") || !strcmp(shape, "create-group")) {
+        static MPI_Group odd = MPI_GROUP_NULL, half = MPI_GROUP_NULL;
+        if (odd == MPI_GROUP_NULL) {
+            MPI_Group w;
+            int rr[1][3] = { { 1, P - 1, 2 } }, hr[1][3] = { { r < P / 2 ? 0 : P / 2,
+                                                              r < P / 2 ? P / 2 - 1 : P - 1, 1 } };
+            MPI_Comm_group(MPI_COMM_WORLD, &w);
+            MPI_Group_range_incl(w, 1, rr, &odd);
+            MPI_Group_range_incl(w, 1, hr, &half);
+            MPI_Group_free(&w);
+        }
+        if (!strcmp(shape, "create"))
+            MPI_Comm_create(MPI_COMM_WORLD, odd, &c);
+        else
+            MPI_Comm_create_group(MPI_COMM_WORLD, half, 9, &c);
     }
     else if (!strcmp(shape, "shared")) MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, r, MPI_INFO_NULL, &c);
     else if (!strcmp(shape, "cartsub")) {
