@@ -264,11 +264,37 @@ def split_sort_rows():
     return out
 
 
+def intercomm_rows():
+    """MPI_Intercomm_create's cost per process (bench/run intercomm): bytes
+    received per process at three P (the whole call: the groups' exchange
+    and the context id's allreduce over each group; MPI_Comm_dup's world
+    allreduce is no baseline here), between the halves (two formulas) and
+    between halves of a hashed permutation (two lists), and the peak heap
+    inside the call at the largest P."""
+    v, nps, pts = split_points("intercomm")
+
+    def val(lib, shape, p, key="recv_bytes_mean"):
+        return float(one(v, (lib, shape, p), "intercomm", "split.csv")[key])
+    out = []
+    for shape, what in (("icreate", "`MPI_Intercomm_create` between the halves of the world"),
+                        ("icreate-rand", "`MPI_Intercomm_create` between halves of a random permutation "
+                                         "(no formula)")):
+        cells = [" / ".join("%.0f" % val(lib, shape, p) for p in pts) + " B" for lib in ("ours", "stock")]
+        out.append([f"{what}: bytes received per process in the call, P = "
+                    f"{' / '.join(map(str, pts))}, {PROVIDER}, every peer on the netmod"]
+                   + cells + ["-", figures_of("intercomm")])
+    n = nps[-1]
+    cells = [fmt(val(lib, "icreate", n, "heap_peak_max")) for lib in ("ours", "stock")]
+    out.append([f"`MPI_Intercomm_create` between the halves: peak heap inside the call (max over "
+                f"processes), P = {n}"] + cells + ["-", figures_of("intercomm")])
+    return out
+
+
 def block():
     head = ["per process", "ours", "stock 4.0.2", "Open MPI 4.1", "figures of"]
     STALE.clear()
     STALE.update(steptable.staleness())
-    rows = address_rows() + comm_rows() + split_rows() + split_sort_rows() + ondemand_rows() + insns_rows()
+    rows = address_rows() + comm_rows() + split_rows() + split_sort_rows() + intercomm_rows() + ondemand_rows() + insns_rows()
     note = ("Each row is one run of its set (its SUMMARY.md has every point and how it was measured). "
             "Instruction rows: ours (ours minus stock, map by map), the range over the maps named. "
             "Open MPI is Debian's, ob1 over shared memory and TCP on one machine (it cannot emulate "
