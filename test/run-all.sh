@@ -11,9 +11,11 @@
 #           test/insns/baseline-default.csv and stock's counts (test/insns;
 #           callgrind, deterministic; stock measured live when
 #           AVRM_STOCK_PREFIX names a stock build)
-#   heap    the heap right after MPI_Init grows at most 16 B per added peer on
-#           demand over tcp;ofi_rxm, and more than that eager (the control)
-#           (test/heap)
+#   heap    the heap right after MPI_Init grows at most 8 B per added peer on
+#           demand over tcp;ofi_rxm, and more than that eager (the control);
+#           the peak heap inside MPI_Comm_dup, MPI_Intercomm_create and a
+#           split without a gather grows at most 4 B per added process, a
+#           gathered split more (the control) (test/heap)
 #   mpich   MPICH's own test suite from the same tarball (subset, xfail list)
 #   mpich-variants  its comm group topo spawn again under
 #           MPIR_CVAR_AVRM_COMPUTED_AV=1, with a coll subset in an

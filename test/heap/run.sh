@@ -19,6 +19,7 @@
 #                   and the max RSS slope RSS_LIMIT (libfabric's AV alone is
 #                   ~300 B per inserted peer, ofi_rxm's connection state
 #                   more), or the check cannot see growth and proves nothing
+#   creation-*     the peak heap inside a communicator creation (below)
 # Final line "N passed, N failed".
 set -u
 [ $# -eq 2 ] || { echo "usage: $0 PREFIX OUTDIR" >&2; exit 2; }
@@ -68,4 +69,46 @@ if [ $# -ne 3 ]; then result FAIL control "no figure (see $out/eager-*.log)"
 elif ! le "$1" "$limit" && ! le "$3" "$rss_limit"; then
     result PASS control "eager grows $1 B of heap, $3 B of resident set per added peer, above the limits: the check sees growth"
 else result FAIL control "eager grows only $1 B of heap, $3 B of resident set per added peer: the check cannot tell"; fi
+
+# Transient heap inside a communicator creation (issue 54): the peak above
+# the live heap at the call's start, new communicator included
+# (bench/real/splitcost.c under sockcount.so, max over processes), at
+# P = 4, 8, 16 with every process its own node (MPIR_CVAR_NOLOCAL=1, the
+# most nodes), must grow at most CREATION_LIMIT per added process for
+# MPI_Comm_dup, MPI_Intercomm_create between the halves and an odd/even
+# MPI_Comm_split settled without a gather (MPIR_CVAR_AVRM_SPLIT_MIN_SIZE=1).
+# Control: random colours gathered (MPIR_CVAR_AVRM_SPLIT_MIN_SIZE=0: 8 B per
+# process of the parent into every process, as MPICH does) must grow more.
+creation_limit=$(sed -n 's/^creation_limit_bytes_per_process=//p' "$here/baseline.txt")
+cc -shared -fPIC -O2 -o "$out/sockcount.so" "$top/bench/real/sockcount.c" -ldl > "$out/sockcount.log" 2>&1 &&
+"$prefix/bin/mpicc" -std=gnu11 -O2 -o "$out/splitcost" "$top/bench/real/splitcost.c" -ldl > "$out/splitcost.log" 2>&1 ||
+    { result FAIL creation "build failed: see $out/sockcount.log, $out/splitcost.log"; results_end; exit 1; }
+# creation NAME SPLIT_MIN_SIZE SHAPES: "shape slope" lines (bytes of peak
+# heap per added process), nothing when a run failed
+creation() {
+    csv=$out/creation-$1.csv; : > "$csv"
+    for np in $NPS; do
+        env FI_PROVIDER="tcp;ofi_rxm" MPIR_CVAR_NOLOCAL=1 MPIR_CVAR_AVRM_SPLIT_MIN_SIZE=$2 \
+            MPIR_CVAR_CH4_POLLS_BEFORE_YIELD=1 LD_PRELOAD="$out/sockcount.so" \
+            timeout 300 "$prefix/bin/mpiexec" -n $np "$out/splitcost" ours "$3" 3 \
+            >> "$csv" 2> "$out/creation-$1-$np.log" || return 0
+    done
+    # columns: lib,shape,P,recv_bytes_mean,recv_bytes_max,sends_mean,sends_max,heap_peak_max,...
+    awk -F, '{ n[$2]++; sx[$2] += $3; sxx[$2] += $3 * $3; sy[$2] += $8; sxy[$2] += $3 * $8 }
+        END { for (s in n) if (n[s] == 3)
+                printf "%s %.1f\n", s, (n[s] * sxy[s] - sx[s] * sy[s]) / (n[s] * sxx[s] - sx[s] * sx[s]) }' "$csv"
+}
+got=$(creation regular 1 dup,icreate,oddeven)
+for shape in dup icreate oddeven; do
+    slope=$(echo "$got" | awk -v s=$shape '$1 == s { print $2 }')
+    if [ -z "$slope" ]; then result FAIL "creation-$shape" "no figure (see $out/creation-regular-*.log)"
+    elif le "$slope" "$creation_limit"; then
+        result PASS "creation-$shape" "peak heap inside the call grows $slope B per added process, P = $NPS, a node each (limit $creation_limit B)"
+    else result FAIL "creation-$shape" "peak heap inside the call grows $slope B per added process, P = $NPS: above the limit $creation_limit B"; fi
+done
+slope=$(creation gathered 0 randcolor | awk '$1 == "randcolor" { print $2 }')
+if [ -z "$slope" ]; then result FAIL creation-control "no figure (see $out/creation-gathered-*.log)"
+elif ! le "$slope" "$creation_limit"; then
+    result PASS creation-control "a gathered split grows $slope B per added process, above the limit: the check sees growth"
+else result FAIL creation-control "a gathered split grows only $slope B per added process: the check cannot tell"; fi
 results_end
