@@ -13,8 +13,9 @@
 #           AVRM_STOCK_PREFIX names a stock build)
 #   heap    the heap right after MPI_Init grows at most 8 B per added peer on
 #           demand over tcp;ofi_rxm, and more than that eager (the control);
-#           the peak heap inside MPI_Comm_dup, MPI_Intercomm_create and a
-#           split without a gather grows at most 4 B per added process, a
+#           the peak heap inside MPI_Comm_dup, MPI_Intercomm_create, a split
+#           without a gather, MPI_Comm_create and MPI_Comm_create_group
+#           grows at most 4 B per added process, a
 #           gathered split more (the control) (test/heap)
 #   mpich   MPICH's own test suite from the same tarball (subset, xfail list)
 #   mpich-variants  its comm group topo spawn again under

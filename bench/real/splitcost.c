@@ -27,6 +27,10 @@
  * max over ranks, median over REPS.
  * Prints CSV rows (rank 0): lib,shape,P,recv_bytes_mean,recv_bytes_max,
  * sends_mean,sends_max,heap_peak_max,time_us_median,time_us_min,time_us_max
+ * Under callgrind (bench/real/cgwrap.sh runs one rank so, collection off),
+ * the measured creations are collected (CALLGRIND_TOGGLE_COLLECT around
+ * each) and dumped once per shape (CALLGRIND_DUMP_STATS_AT(shape)): a
+ * no-op in the other ranks (bench/real/run-createinsns.sh).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -34,6 +38,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <valgrind/callgrind.h>
 
 static void (*sc_read)(unsigned long long out[4]);
 static void (*sc_mark)(void);
@@ -178,7 +183,9 @@ int main(int argc, char **argv)
             long long now = 0, pk = 0;
             if (sc_mark) sc_mark();
             double t0 = MPI_Wtime();
+            CALLGRIND_TOGGLE_COLLECT;
             c = make(shape, r, P);
+            CALLGRIND_TOGGLE_COLLECT;
             double t = MPI_Wtime() - t0;
             if (sc_peak) pk = sc_peak(&now);
             MPI_Barrier(MPI_COMM_WORLD);
@@ -191,6 +198,7 @@ int main(int argc, char **argv)
             if ((double) pk > peak) peak = (double) pk;
             MPI_Reduce(&t, &tmax[k], 1, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
         }
+        CALLGRIND_DUMP_STATS_AT(shape);
         double sum[2], mx[3], in[3] = { recv, sends, peak };
         MPI_Reduce(in, sum, 2, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
         MPI_Reduce(in, mx, 3, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);

@@ -82,9 +82,8 @@ typedef struct avrm_formula {
 int avrm_map_formula(const avrm_rankmap_t *m, avrm_formula_t *f);
 
 /* The map of f over AV pgid, in the mode the builders give those ranks.
- * AVRM_ERR_ARG when pgid has no AV, size or bs is 0, blocks overlap
- * (|stride| < bs: a process at two ranks) or some rank's lpid lies outside
- * the AV; AVRM_ERR_LIMIT when size > AVRM_MAX_WORLD. O(1),
+ * AVRM_ERR_ARG when pgid has no AV, size or bs is 0, a stride of 0 names
+ * one process at every rank, or some rank's lpid lies outside the AV; AVRM_ERR_LIMIT when size > AVRM_MAX_WORLD. O(1),
  * nothing allocated. */
 avrm_status_t avrm_map_build_formula(avrm_ctx_t *ctx, avrm_pgid_t pgid, const avrm_formula_t *f,
                                      avrm_rankmap_t *out);

@@ -626,8 +626,9 @@ avrm_status_t avrm_map_build_formula(avrm_ctx_t *ctx, avrm_pgid_t pgid, const av
     if (!ctx || !f || !out || pgid >= ctx->navs || !ctx->avs[pgid] || f->size == 0 || f->bs == 0)
         return AVRM_ERR_ARG;
     if (f->size > AVRM_MAX_WORLD) return AVRM_ERR_LIMIT;
-    /* each process once: blocks may not overlap */
-    if (f->bs < f->size && (int64_t) f->stride * f->stride < (int64_t) f->bs * f->bs)
+    /* a stride map of one process at every rank (blocks may overlap where
+     * the last is short: ranks 2 3 1 are blocks of 2, -1 apart) */
+    if (f->bs == 1 && f->stride == 0 && f->size > 1)
         return AVRM_ERR_ARG;
     /* the mode the builders give these ranks: one block or blocks that
      * touch are an offset run, blocks of one a stride */

@@ -75,8 +75,9 @@ else result FAIL control "eager grows only $1 B of heap, $3 B of resident set pe
 # (bench/real/splitcost.c under sockcount.so, max over processes), at
 # P = 4, 8, 16 with every process its own node (MPIR_CVAR_NOLOCAL=1, the
 # most nodes), must grow at most CREATION_LIMIT per added process for
-# MPI_Comm_dup, MPI_Intercomm_create between the halves and an odd/even
-# MPI_Comm_split settled without a gather (MPIR_CVAR_AVRM_SPLIT_MIN_SIZE=1).
+# MPI_Comm_dup, MPI_Intercomm_create between the halves, an odd/even
+# MPI_Comm_split settled without a gather (MPIR_CVAR_AVRM_SPLIT_MIN_SIZE=1),
+# MPI_Comm_create of the odd ranks and MPI_Comm_create_group of each half.
 # Control: random colours gathered (MPIR_CVAR_AVRM_SPLIT_MIN_SIZE=0: 8 B per
 # process of the parent into every process, as MPICH does) must grow more.
 creation_limit=$(sed -n 's/^creation_limit_bytes_per_process=//p' "$here/baseline.txt")
@@ -98,8 +99,8 @@ creation() {
         END { for (s in n) if (n[s] == 3)
                 printf "%s %.1f\n", s, (n[s] * sxy[s] - sx[s] * sy[s]) / (n[s] * sxx[s] - sx[s] * sx[s]) }' "$csv"
 }
-got=$(creation regular 1 dup,icreate,oddeven)
-for shape in dup icreate oddeven; do
+got=$(creation regular 1 dup,icreate,oddeven,create,create-group)
+for shape in dup icreate oddeven create create-group; do
     slope=$(echo "$got" | awk -v s=$shape '$1 == s { print $2 }')
     if [ -z "$slope" ]; then result FAIL "creation-$shape" "no figure (see $out/creation-regular-*.log)"
     elif le "$slope" "$creation_limit"; then

@@ -595,7 +595,7 @@ static void test_formula(void)
     for (int t = 0; t < 2000; t++) {
         /* blocks of bs ranks, block starts stride apart (either sign) */
         uint32_t bs = 1 + tu_below(t % 3 ? 4 : 12);
-        int64_t stride = (int64_t) bs + tu_below(9);
+        int64_t stride = t % 4 ? (int64_t) bs + tu_below(9) : 1 + (int64_t) tu_below(bs + 2);
         if (tu_below(3) == 0) stride = -stride;
         uint32_t nblk = 1 + tu_below(40), n = 0;
         int64_t first = stride < 0 ? 999 - (bs - 1) : tu_below(50);
@@ -632,8 +632,8 @@ static void test_formula(void)
     avrm_rankmap_t bad;
     const avrm_formula_t refused[] = {
         { 0, 1, 1, 0 }, { 0, 1, 0, 10 }, { -1, 1, 1, 10 }, { 995, 1, 1, 10 },
-        { 0, 2, 4, 16 }, { 0, 1, 1, 1001 }, { 900, -100, 1, 11 }, { 0, 0, 1, 2 },
-        { 0, 8, 4, 10 + 1000 },
+        { 0, 1, 1, 1001 }, { 900, -100, 1, 11 }, { 0, 0, 1, 2 }, { 0, 8, 4, 10 + 1000 },
+        { 1, -2, 2, 3 },
     };
     for (size_t k = 0; k < sizeof(refused) / sizeof(refused[0]); k++)
         CHECK(avrm_map_build_formula(ctx, 0, &refused[k], &bad) == AVRM_ERR_ARG);
@@ -641,6 +641,13 @@ static void test_formula(void)
     CHECK(avrm_map_build_formula(ctx, 1, &f, &bad) == AVRM_ERR_ARG);
     f.size = AVRM_MAX_WORLD + 1;
     CHECK(avrm_map_build_formula(ctx, 0, &f, &bad) == AVRM_ERR_LIMIT);
+    /* blocks that overlap where the last is short (a group made by
+     * MPI_Comm_create_group: world ranks 2 3 1) */
+    f = (avrm_formula_t) { 2, -1, 2, 3 };
+    CHECK(avrm_map_build_formula(ctx, 0, &f, &bad) == AVRM_OK &&
+          avrm_map_lpid(ctx, &bad, 0, &g) == 2 && avrm_map_lpid(ctx, &bad, 1, &g) == 3 &&
+          avrm_map_lpid(ctx, &bad, 2, &g) == 1);
+    avrm_map_release(ctx, &bad);
     /* a short last block: ranks 0..9 in blocks of 4, 8 apart, end at
      * lpid first + 17 (not first + 19) */
     f = (avrm_formula_t) { 982, 8, 4, 10 };

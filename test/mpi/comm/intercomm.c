@@ -1,5 +1,6 @@
 /* MPI_Intercomm_create between halves, odd/even, blocks, a group of one,
- * a regular group and a shuffled one, and uneven random groups (local
+ * a regular group and a shuffled one, world ranks 2 3 1 (overlapping
+ * blocks), and uneven random groups (local
  * leaders not rank 0 of world), checked on both sides; then
  * MPI_Intercomm_merge with high = 0/1 on either side: the low group comes
  * first in the merged communicator, each group in its own order.  Also
@@ -144,6 +145,15 @@ int main(int argc, char **argv)
         keys[w] = w;
     }
     run(colors, keys, 0, "one alone");
+    /* world ranks 2 3 1 against the rest: a map of blocks of 2, -1 apart,
+     * whose short last block overlaps the first (its formula crosses) */
+    if (W >= 5) {
+        for (int w = 0; w < W; w++) {
+            colors[w] = !(w >= 1 && w <= 3);
+            keys[w] = w == 2 ? 0 : w == 3 ? 1 : w == 1 ? 2 : w;
+        }
+        run(colors, keys, 0, "ranks 2 3 1");
+    }
     {
         unsigned s = 7919u;
         for (int w = 0; w < W; w++) {

@@ -20,13 +20,12 @@
  * group of an intercomm (L2L, L2R) reads its local_map, every other mapper
  * the source's map. The local part (L2L, R2L) builds an intracomm's map or an
  * intercomm's local_map; the remote part (L2R, R2R) an intercomm's map.
- * An intracomm without a mapper (MPI_Comm_split's regular forms,
- * ch4_avrm_split.c) comes with its map.
+ * An intracomm without a mapper comes with its map: MPI_Comm_split's
+ * regular forms (ch4_avrm_split.c), MPI_Comm_create and _create_group (its
+ * group's map, MPID_Comm_map_from_group).
  * One DUP mapper -> avrm_map_dup (shared table, O(1)); one IRREGULAR mapper ->
- * avrm_map_build (pattern detection, Table II composition), or a dup of the
- * group's map when MPI_Comm_create / _create_group made the communicator
- * from a group (group_map_to_reuse); several mappers (intercomm merge) ->
- * avrm_map_build_multi.
+ * avrm_map_build (pattern detection, Table II composition); several mappers
+ * (intercomm merge) -> avrm_map_build_multi.
  *
  * Thread safety: builds and releases are libavrm writers; they run under
  * MPIDIU_THREAD_UTIL_MUTEX (see ch4_avrm.h). Costs: O(ranks) per build, O(1)
@@ -194,25 +193,6 @@ void MPIDIU_comm_local_maps_destroy(void)
     local_maps.free = NULL;
 }
 
-/* MPI_Comm_create and MPI_Comm_create_group give the new intracommunicator
- * the group it is made of (comm->local_group) and one mapper that names the
- * same processes, in the same order, by their ranks in the parent. The
- * group's map already holds them: a dup (O(1), a table shared) serves
- * instead of a second build, unless the group's map is MSEG (groups take the
- * compact builders; MSEG is the slow class on the send path, so such a
- * communicator gets what the plain builder makes). */
-static const avrm_rankmap_t *group_map_to_reuse(const MPIR_Comm * comm)
-{
-    const MPIR_Comm_map_t *mp = comm->mapper_head;
-    const MPIR_Group *g = comm->local_group;
-
-    if (!g || !mp || mp->next || mp->type != MPIR_COMM_MAP_TYPE__IRREGULAR ||
-        mp->dir != MPIR_COMM_MAP_DIR__L2L || mp->src_mapping_size != g->size ||
-        g->map.size != (uint32_t) g->size || g->map.mode == AVRM_MODE_MSEG)
-        return NULL;
-    return &g->map;
-}
-
 /* The commit pre-hook of every communicator but the builtin ones. An
  * intercomm without remote-part mappers got its map from
  * MPID_Create_intercomm_from_lpids. */
@@ -223,17 +203,13 @@ int MPIDI_comm_create_rank_map(MPIR_Comm * comm)
 
     MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
     if (comm->comm_kind == MPIR_COMM_KIND__INTRACOMM) {
-        const avrm_rankmap_t *group_map = group_map_to_reuse(comm);
         MPIDI_COMM(comm, local_map) = NULL;
         if (!comm->mapper_head) {
-            /* MPID_Comm_split_regular built the map (the one intracomm
-             * made without a mapper); anything else is a bug, not an
-             * assertion that a build without them would skip */
+            /* MPID_Comm_split_regular or MPID_Comm_map_from_group built the
+             * map (the intracomms made without a mapper); anything else is
+             * a bug, not an assertion that a build without them would skip */
             MPIR_ERR_CHKINTERNAL(MPIDI_COMM(comm, map).size != (uint32_t) comm->local_size,
                                  mpi_errno, "intracomm without a mapper or a rank map");
-        } else if (group_map) {
-            memset(&MPIDI_COMM(comm, map), 0, sizeof(avrm_rankmap_t));
-            avrm_map_dup(MPIDI_avrm.ctx, group_map, &MPIDI_COMM(comm, map));
         } else {
             memset(&MPIDI_COMM(comm, map), 0, sizeof(avrm_rankmap_t));
             mpi_errno = build_part(comm, 0, &MPIDI_COMM(comm, map), &found);
@@ -321,6 +297,26 @@ void MPIDIU_comm_release_maps(MPIR_Comm * comm)
     MPIDIU_map_ref_groups(&MPIDI_COMM(comm, map), 0);
     avrm_map_release(MPIDI_avrm.ctx, &MPIDI_COMM(comm, map));
     MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+}
+
+/* MPI_Comm_create and MPI_Comm_create_group: the new intracommunicator's
+ * map is its group's, set before its commit, with no mapper and no mapping
+ * array of the group's size: a dup (O(1), a table shared), or, for a
+ * group's MSEG map (groups take the compact builders; MSEG is the slow
+ * class on the send path), what the plain builder makes of those ranks. */
+int MPID_Comm_map_from_group(MPIR_Comm * comm, MPIR_Group * group)
+{
+    avrm_status_t st = AVRM_OK;
+
+    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    memset(&MPIDI_COMM(comm, map), 0, sizeof(avrm_rankmap_t));
+    if (group->map.mode != AVRM_MODE_MSEG)
+        avrm_map_dup(MPIDI_avrm.ctx, &group->map, &MPIDI_COMM(comm, map));
+    else
+        st = avrm_map_build_affine(MPIDI_avrm.ctx, &group->map, 0, 1, (uint32_t) group->size,
+                                   &MPIDI_COMM(comm, map));
+    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
+    return MPIR_avrm_err(st, "communicator rank map from its group");
 }
 
 /* Remote group of an intercomm known by gpids (avtid << 32 | lpid), or by

@@ -253,8 +253,13 @@ static int leader_exchange(MPIR_Comm * local_comm, MPIR_Comm * peer_comm, int re
         MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
         avrm_status_t st = avrm_map_build_formula(MPIDI_avrm.ctx, 0, &rf, &rmap);
         MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-        mpi_errno = MPIR_avrm_err(st, "intercomm remote group from its formula");
-        MPIR_ERR_CHECK(mpi_errno);
+        if (st != AVRM_OK) {
+            char what[160];
+            snprintf(what, sizeof what, "the remote group's formula (first world rank %d, "
+                     "blocks of %u, %d apart, %u ranks)", rf.offset, rf.bs, rf.stride, rf.size);
+            mpi_errno = MPIR_avrm_err(st, what);
+            goto fn_fail;
+        }
         have_rmap = 1;
     }
 #ifdef HAVE_ERROR_CHECKING
