@@ -43,7 +43,7 @@ BENCH_CORE_BINS = bench/bench-memory bench/bench-lookup bench/bench-build bench/
 # the steps, by the builds they need (one rule per group; a step in no
 # group has its own rule below)
 BENCH_STEPS_CORE = core core-quick translate
-BENCH_STEPS_MPICH = insns insns-rate real comm-memory group-insns group-time ondemand ondemand-pmi split split-sort
+BENCH_STEPS_MPICH = insns insns-rate real comm-memory group-insns group-time ondemand ondemand-pmi split split-sort intercomm create-insns
 BENCH_STEPS_VCI = vci-init vci
 .PHONY: bench-stale bench-library-memory bench-memclass \
 	$(BENCH_STEPS_CORE:%=bench-%) $(BENCH_STEPS_MPICH:%=bench-%) $(BENCH_STEPS_VCI:%=bench-%)

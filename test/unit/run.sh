@@ -19,7 +19,7 @@ log=$(mktemp)
 # Each unit program and the number of cases (RUN lines of its main) it must
 # report, plain and under the sanitizers: the one place the counts are kept.
 # A program reporting fewer or more (a case lost, an early exit) fails.
-progs="test_map:10 test_random:2 test_errors:6 test_hooks:3 test_hier:5 test_split:4 test_sort:3 test_sparse:5"
+progs="test_map:11 test_random:2 test_errors:6 test_hooks:3 test_hier:5 test_split:4 test_sort:3 test_sparse:5"
 
 # run_prog NAME CASES CMD...: count its PASS:/FAIL: lines; a crash or a
 # nonzero exit without a FAIL line, or a case count other than CASES, counts

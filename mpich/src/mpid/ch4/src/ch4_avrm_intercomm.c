@@ -29,9 +29,12 @@
  *
  * Costs: a leader decodes each member of its group once (the world test,
  * and its list when there is no formula) and, with error checking, each
- * member of one group to find it in the other (O(1) each in a formula; a
- * rank index of a formula that needs one, 4 B per rank, while it checks).
+ * member of one group to find it in the other: O(1) each in a formula (a
+ * rank index of a formula that needs one, 4 B per rank, while it checks);
+ * between two lists, a bitmap over one list's span when no larger than the
+ * list, else that list sorted.
  */
+#include <limits.h>
 #include "mpidimpl.h"
 #include "ch4_avrm.h"
 #include "ch4i_comm.h"
@@ -135,13 +138,17 @@ static int int_cmp(const void *a, const void *b)
 
 /* A world rank in both groups, or -1 in *shared. A formula side is searched
  * for each member of the other (O(1) each; a rank index of the formula's
- * map while it searches, if its form needs one); of two lists, one is
- * sorted (a copy) and searched. */
+ * map while it searches, if its form needs one). Of two lists, one is
+ * marked in a bitmap over the span of its ranks when that takes no more
+ * bytes than the list itself, else sorted (a copy), and the other's
+ * members looked up there. */
 static int groups_overlap(const side_t * a, const side_t * b, int *shared)
 {
     int mpi_errno = MPI_SUCCESS;
     avrm_rank_index_t *idx = NULL;
     int *sorted = NULL;
+    uint8_t *bits = NULL;
+    int lo = INT_MAX, hi = -1;
     if (!a->map) {
         const side_t *t = a;
         a = b;
@@ -155,18 +162,29 @@ static int groups_overlap(const side_t * a, const side_t * b, int *shared)
         mpi_errno = MPIR_avrm_err(st, "rank index for the intercomm groups' overlap check");
         MPIR_ERR_CHECK(mpi_errno);
     } else if (!a->map) {
-        sorted = MPL_malloc((size_t) a->size * sizeof(int), MPL_MEM_COMM);
-        if (!sorted) {
+        for (int i = 0; i < a->size; i++) {
+            lo = MPL_MIN(lo, a->list[i]);
+            hi = MPL_MAX(hi, a->list[i]);
+        }
+        size_t span = (size_t) (hi - lo) + 1;
+        if (span / 8 <= (size_t) a->size * sizeof(int)) {
+            bits = MPL_calloc(span / 8 + 1, 1, MPL_MEM_COMM);
+            for (int i = 0; bits && i < a->size; i++)
+                bits[(a->list[i] - lo) / 8] |= (uint8_t) (1u << ((a->list[i] - lo) % 8));
+        } else if ((sorted = MPL_malloc((size_t) a->size * sizeof(int), MPL_MEM_COMM))) {
+            memcpy(sorted, a->list, (size_t) a->size * sizeof(int));
+            qsort(sorted, (size_t) a->size, sizeof(int), int_cmp);
+        }
+        if (!bits && !sorted) {
             mpi_errno = MPIR_avrm_err(AVRM_ERR_NOMEM, "intercomm groups' overlap check");
             goto fn_fail;
         }
-        memcpy(sorted, a->list, (size_t) a->size * sizeof(int));
-        qsort(sorted, (size_t) a->size, sizeof(int), int_cmp);
     }
     for (int i = 0; i < b->size && *shared < 0; i++) {
         int l = side_lpid(b, i);
         avrm_gpid_t g = {.lpid = (avrm_lpid_t) l,.pgid = 0 };
-        if (sorted ? bsearch(&l, sorted, (size_t) a->size, sizeof(int), int_cmp) != NULL
+        if (bits ? l >= lo && l <= hi && (bits[(l - lo) / 8] >> ((l - lo) % 8) & 1)
+            : sorted ? bsearch(&l, sorted, (size_t) a->size, sizeof(int), int_cmp) != NULL
             : avrm_map_find(MPIDI_avrm.ctx, a->map, idx, g) >= 0)
             *shared = l;
     }
@@ -177,6 +195,7 @@ static int groups_overlap(const side_t * a, const side_t * b, int *shared)
         MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
     }
     MPL_free(sorted);
+    MPL_free(bits);
     return mpi_errno;
   fn_fail:
     goto fn_exit;
