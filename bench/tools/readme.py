@@ -290,11 +290,36 @@ def intercomm_rows():
     return out
 
 
+def create_insns_rows():
+    """Instructions of world rank 0 inside one creation, outside the
+    blocking waits (bench/run create-insns), at three P: ours (without the
+    gather for the split) against stock."""
+    rows = rows_of("create-insns", "createinsns.csv")
+    v = {(r["lib"], r["shape"], int(r["P"])): r for r in rows}
+    nps = sorted({int(r["P"]) for r in rows})
+    if not nps:
+        missing("create-insns", "rows in createinsns.csv")
+    pts = [nps[0], nps[-2], nps[-1]] if len(nps) > 2 else nps
+    out = []
+    for shape, lib, what in (("dup", "ours", "`MPI_Comm_dup` of the world"),
+                             ("oddeven", "ours-nogather", "odd/even `MPI_Comm_split` (ours: "
+                              "`MPIR_CVAR_AVRM_SPLIT_MIN_SIZE=1`)"),
+                             ("shared", "ours", "`MPI_Comm_split_type(SHARED)`"),
+                             ("icreate", "ours", "`MPI_Intercomm_create` between the halves"),
+                             ("create-group", "ours", "`MPI_Comm_create_group` of each half")):
+        cells = [" / ".join("%.1fK" % (float(one(v, (l, shape, p), "create-insns", "createinsns.csv")
+                                                ["ir_outside_waits"]) / 1000) for p in pts)
+                 for l in (lib, "stock")]
+        out.append([f"{what}: instructions of one process inside the call, outside its blocking waits "
+                    f"(callgrind), P = {' / '.join(map(str, pts))}"] + cells + ["-", figures_of("create-insns")])
+    return out
+
+
 def block():
     head = ["per process", "ours", "stock 4.0.2", "Open MPI 4.1", "figures of"]
     STALE.clear()
     STALE.update(steptable.staleness())
-    rows = address_rows() + comm_rows() + split_rows() + split_sort_rows() + intercomm_rows() + ondemand_rows() + insns_rows()
+    rows = address_rows() + comm_rows() + split_rows() + split_sort_rows() + intercomm_rows() + create_insns_rows() + ondemand_rows() + insns_rows()
     note = ("Each row is one run of its set (its SUMMARY.md has every point and how it was measured). "
             "Instruction rows: ours (ours minus stock, map by map), the range over the maps named. "
             "Open MPI is Debian's, ob1 over shared memory and TCP on one machine (it cannot emulate "
