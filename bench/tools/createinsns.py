@@ -20,15 +20,10 @@ def report(out, command):
     import csv
     import os
     sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-    from report import fit
+    from report import by_shape, fit
     rows = list(csv.DictReader(open(os.path.join(out, "createinsns.csv"))))
     libs = [l for l in ("ours", "ours-nogather", "stock") if any(r["lib"] == l for r in rows)]
-    shapes = []
-    for r in rows:
-        if r["shape"] not in shapes:
-            shapes.append(r["shape"])
-    nps = sorted({int(r["P"]) for r in rows})
-    v = {(r["lib"], r["shape"], int(r["P"])): r for r in rows}
+    v, shapes, nps = by_shape(rows)
     md = ["# Instructions of one process inside one communicator creation",
           "",
           "Command: `%s`. World rank 0 under callgrind (collection only inside the "

@@ -16,7 +16,7 @@ import os
 import re
 import sys
 
-from report import csv_rows, fmt, md_table
+from report import by_shape, csv_rows, fmt, md_table
 
 TOP = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(TOP, "bench"))
@@ -196,9 +196,7 @@ def insns_rows():
 def split_points(set_name):
     """A split set's split.csv by (lib, shape, P), its P values, and the three
     P a README row shows (the least and the two largest)."""
-    rows = rows_of(set_name, "split.csv")
-    v = {(r["lib"], r["shape"], int(r["P"])): r for r in rows}
-    nps = sorted({int(r["P"]) for r in rows})
+    v, _, nps = by_shape(rows_of(set_name, "split.csv"))
     if not nps:
         missing(set_name, "rows in split.csv")
     return v, nps, [nps[0], nps[-2], nps[-1]] if len(nps) > 2 else nps
@@ -294,9 +292,7 @@ def create_insns_rows():
     """Instructions of world rank 0 inside one creation, outside the
     blocking waits (bench/run create-insns), at three P: ours (without the
     gather for the split) against stock."""
-    rows = rows_of("create-insns", "createinsns.csv")
-    v = {(r["lib"], r["shape"], int(r["P"])): r for r in rows}
-    nps = sorted({int(r["P"]) for r in rows})
+    v, _, nps = by_shape(rows_of("create-insns", "createinsns.csv"))
     if not nps:
         missing("create-insns", "rows in createinsns.csv")
     pts = [nps[0], nps[-2], nps[-1]] if len(nps) > 2 else nps

@@ -182,6 +182,18 @@ def csv_rows(f):
         yield r
 
 
+def by_shape(rows):
+    """Rows of a per-shape CSV (lib, shape, P columns: split.csv,
+    createinsns.csv) as {(lib, shape, P): row}, the shapes in their first
+    order, the P values sorted."""
+    shapes = []
+    for r in rows:
+        if r["shape"] not in shapes:
+            shapes.append(r["shape"])
+    return ({(r["lib"], r["shape"], int(r["P"])): r for r in rows}, shapes,
+            sorted({int(r["P"]) for r in rows}))
+
+
 def fit(xs, ys):
     """least-squares line through (xs, ys): (slope, intercept); slope 0 for one x"""
     n = len(xs)

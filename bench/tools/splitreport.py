@@ -9,19 +9,14 @@ import csv
 import os
 import sys
 
-from report import fit, gp
+from report import by_shape, fit, gp
 
 
 def main():
     out, command = sys.argv[1], sys.argv[2]
     rows = list(csv.DictReader(open(os.path.join(out, "split.csv"))))
     libs = sorted({r["lib"] for r in rows}, key=lambda l: (l == "stock", l))
-    shapes = []
-    for r in rows:
-        if r["shape"] not in shapes:
-            shapes.append(r["shape"])
-    nps = sorted({int(r["P"]) for r in rows})
-    v = {(r["lib"], r["shape"], int(r["P"])): r for r in rows}
+    v, shapes, nps = by_shape(rows)
 
     # net of MPI_Comm_dup (the context id's allreduce, which every creation
     # pays and whose algorithm changes with P): what the split itself moves
