@@ -20,7 +20,7 @@
 # Ends with "skipped: N (listed above)" and "N passed, N failed".
 #
 # Knobs (environment):
-#   SUITE_DIRS       directories to run (default: comm group topo pt2pt rma spawn
+#   SUITE_DIRS       directories to run (default: comm group topo pt2pt rma spawn init
 #                    and the Fortran subset SUITE_FORTRAN_DIRS)
 #   SUITE_FORTRAN_DIRS  Fortran directories added to the default (default below;
 #                    "" for none); PREFIX without mpifort: none, listed as skipped
@@ -68,7 +68,7 @@ if [ ! -x "$prefix/bin/mpifort" ]; then
         omit_dirs="$omit_dirs $fdirs" omit_reason="PREFIX has no mpifort (built without Fortran)"
     fdirs=""
 fi
-dirs=${SUITE_DIRS:-"comm group topo pt2pt rma spawn $fdirs"}
+dirs=${SUITE_DIRS:-"comm group topo pt2pt rma spawn init $fdirs"}
 maxnp=${SUITE_MAXNP:-8}
 MPITEST_TIMEOUT=${MPITEST_TIMEOUT:-90}
 export MPITEST_TIMEOUT
