@@ -19,7 +19,9 @@
  *   tags; groups that are not a subset) and MPI_Comm_split (MPI_UNDEFINED,
  *   negative colours at some processes, colours near INT_MAX, keys INT_MIN /
  *   INT_MAX, ties) on MPI_COMM_WORLD, MPI_COMM_NULL and communicators made
- *   earlier (a pool of a few, freed at the end).
+ *   earlier (a pool of a few, freed at the end), and MPI_Intercomm_create
+ *   between the even and odd ranks of those (bad tags, local leaders out of
+ *   range, MPI_COMM_NULL; both sides checked against the test's lists).
  *
  * The arguments are checked by the test itself against MPI-4.0's rules
  * (7.3.2, 7.4.2), not derived from how they were drawn: an erroneous call
@@ -29,7 +31,8 @@
  * av_check_group; new communicators, av_check_comm, with the error handler
  * MPI_ERRORS_RETURN inherited from the parent).  Classes expected:
  *   MPI_ERR_RANK  incl/excl: a rank out of range or repeated (n > size is
- *                 one of these); translate_ranks: a rank out of range
+ *                 one of these); translate_ranks: a rank out of range;
+ *                 MPI_Intercomm_create: a local leader out of range
  *   MPI_ERR_ARG   n < 0; a range with stride 0, a computed rank out of
  *                 range or computed twice; a negative colour other than
  *                 MPI_UNDEFINED at any process of the parent (every process
@@ -37,7 +40,8 @@
  *   MPI_ERR_GROUP MPI_GROUP_NULL; MPI_Comm_create_group (at every caller)
  *                 and MPI_Comm_create (at the callers in the group) with a
  *                 group that is not a subset of the communicator
- *   MPI_ERR_TAG   MPI_Comm_create_group with a negative tag
+ *   MPI_ERR_TAG   MPI_Comm_create_group or MPI_Intercomm_create with a
+ *                 negative tag
  *   MPI_ERR_COMM  MPI_COMM_NULL as the parent
  * One random sequence drives every process (the seed is the same
  * everywhere; each iteration draws from a stream derived from the shared
@@ -104,12 +108,12 @@ static unsigned seed, S;        /* the shared stream; this iteration's */
 static char ctx[1024];
 
 enum { OP_INCL, OP_EXCL, OP_RINCL, OP_REXCL, OP_UNION, OP_INTER, OP_DIFF, OP_COMPARE,
-       OP_TRANSLATE, OP_COMMGROUP, OP_CREATE, OP_CREATE_GROUP, OP_SPLIT, NOPS };
+       OP_TRANSLATE, OP_COMMGROUP, OP_CREATE, OP_CREATE_GROUP, OP_SPLIT, OP_INTERCOMM, NOPS };
 static const char *const op_name[NOPS] = {
     "MPI_Group_incl", "MPI_Group_excl", "MPI_Group_range_incl", "MPI_Group_range_excl",
     "MPI_Group_union", "MPI_Group_intersection", "MPI_Group_difference", "MPI_Group_compare",
     "MPI_Group_translate_ranks", "MPI_Comm_group", "MPI_Comm_create", "MPI_Comm_create_group",
-    "MPI_Comm_split" };
+    "MPI_Comm_split", "MPI_Intercomm_create" };
 static int ncalls[NOPS], nbad[NOPS];
 
 static int rnd(int n)
@@ -1094,9 +1098,66 @@ static void op_comm_group(void)
     gp[gslot()] = (gent_t) { g, n, w, 0 };
 }
 
+/* MPI_Intercomm_create between the even and the odd ranks of each part of
+ * a pooled communicator (sides made by a split of it, leaders their rank 0,
+ * the pooled communicator as the peer), or MPI_COMM_NULL as local_comm;
+ * erroneous arguments the same at every process of both sides, so that
+ * every process can tell without the exchange: a negative tag
+ * (MPI_ERR_TAG), a local leader outside the group (MPI_ERR_RANK). A remote
+ * leader or peer communicator that is wrong at the leaders only is left
+ * out: MPICH checks them in the local leader alone, and the groups wait. */
+static void op_intercomm(void)
+{
+    int k = pick_parent(), me = av_wrank, bad = rnd(4);
+    static const int bad_leads[] = { -1, INT_MAX, -1000 };
+    int tag = bad == 0 ? -1 - rnd(5) : rnd(100), lead = bad == 1 ? pick(bad_leads, 3) : 0;
+    unsigned errs = bad == 0 ? CLS(MPI_ERR_TAG) : bad == 1 ? CLS(MPI_ERR_RANK) : 0;
+    MPI_Comm ic = MPI_COMM_NULL, side = MPI_COMM_NULL;
+    cat("MPI_Intercomm_create(even/odd sides of ");
+    cat_parent(k);
+    cat(", local leader %d, tag %d)", lead, tag);
+    if (k < 0) {
+        int rc = MPI_Intercomm_create(MPI_COMM_NULL, 0, MPI_COMM_WORLD, 0, tag, &ic);
+        comm_outcome(rc, CLS(MPI_ERR_COMM), 0, OP_INTERCOMM, &ic, NULL, 0, 0);
+        return;
+    }
+    const cent_t *e = &cp[k];
+    int p = e->part[me];
+    if (p < 0)
+        return;
+    int *m = ints(W), n = part_members(e, p, m), cr = e->crank[me];
+    if (n < 2) {
+        free(m);
+        return;
+    }
+    /* side s: the part's ranks of parity s, in order */
+    int *sw[2] = { ints(W), ints(W) }, sn[2] = { 0, 0 };
+    for (int i = 0; i < n; i++)
+        sw[i % 2][sn[i % 2]++] = m[i];
+    int rc = MPI_Comm_split(e->c, cr % 2, cr, &side);
+    if (!check_rc(rc, 0, 0, OP_SPLIT))
+        goto out;
+    rc = MPI_Intercomm_create(side, lead, e->c, cr % 2 ? 0 : 1, tag, &ic);
+    if (!check_rc(rc, errs, 0, OP_INTERCOMM)) {
+        if (ic != MPI_COMM_NULL)
+            av_err("failed but newintercomm is not MPI_COMM_NULL");
+        goto out;
+    }
+    MPI_Comm_set_errhandler(ic, MPI_ERRORS_RETURN);
+    av_check_inter(ic, sw[cr % 2], sn[cr % 2], sw[1 - cr % 2], sn[1 - cr % 2]);
+  out:
+    if (ic != MPI_COMM_NULL)
+        MPI_Comm_free(&ic);
+    if (side != MPI_COMM_NULL)
+        MPI_Comm_free(&side);
+    free(sw[0]);
+    free(sw[1]);
+    free(m);
+}
+
 static void iteration(int it)
 {
-    static const int weight[NOPS] = { 3, 3, 3, 3, 2, 2, 2, 1, 2, 1, 3, 3, 3 };
+    static const int weight[NOPS] = { 3, 3, 3, 3, 2, 2, 2, 1, 2, 1, 3, 3, 3, 2 };
     int total = 0, op, x;
     S = av_rand(&seed) * 2654435761u + (unsigned) it;
     for (op = 0; op < NOPS; op++)
@@ -1114,6 +1175,7 @@ static void iteration(int it)
     case OP_COMMGROUP: op_comm_group(); break;
     case OP_CREATE: op_create(); break;
     case OP_CREATE_GROUP: op_create_group(); break;
+    case OP_INTERCOMM: op_intercomm(); break;
     default: op_split();
     }
     av_ctx = "";
