@@ -12,7 +12,8 @@
 #           callgrind, deterministic; stock measured live when
 #           AVRM_STOCK_PREFIX names a stock build)
 #   heap    the heap right after MPI_Init grows at most 8 B per added peer on
-#           demand over tcp;ofi_rxm, and more than that eager (the control);
+#           demand over tcp;ofi_rxm, and more with a known ballast per peer
+#           (the control);
 #           the peak heap inside MPI_Comm_dup, MPI_Intercomm_create, a split
 #           without a gather, MPI_Comm_create and MPI_Comm_create_group
 #           grows at most 4 B per added process, a

@@ -15,11 +15,16 @@
  * trip) and of the second one. Rank 0 appends one CSV line per point:
  * library,provider,np,point,heap_max,heap_mean,rss_max,rss_mean,init_s,first_us,later_us
  * Run with GLIBC_TUNABLES=glibc.malloc.tcache_count=0 for exact heap
- * figures. */
+ * figures.
+ *
+ * ONDEMAND_BALLAST=B in the environment: every process allocates and
+ * writes B bytes per peer right after MPI_Init, before the first
+ * measurement (a known growth: test/heap's positive control). */
 #include <malloc.h>
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -91,6 +96,13 @@ int main(int argc, char **argv)
     int np, rank;
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    const char *ballast_env = getenv("ONDEMAND_BALLAST");
+    size_t ballast_size = ballast_env ? strtoul(ballast_env, NULL, 10) * (size_t) (np - 1) : 0;
+    char *ballast = ballast_size ? malloc(ballast_size) : NULL;
+    if (ballast_size && !ballast)
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    if (ballast)
+        memset(ballast, 1, ballast_size);
     measure(m);         /* right after MPI_Init: nothing contacted yet */
     if (argc < 4) {
         if (rank == 0)
@@ -166,6 +178,7 @@ int main(int argc, char **argv)
      * MPI_Finalize without a barrier first, and a peer measuring then sees
      * its side of them freed (tcp;ofi_rxm: an 18.8 KB endpoint each) */
     MPI_Barrier(MPI_COMM_WORLD);
+    free(ballast);
     MPI_Finalize();
     return 0;
 }
