@@ -1,7 +1,7 @@
 #!/bin/sh
 # make check-autogen: MPICH's autogen.sh (-quick) run on a copy of the
 # patched tree keeps our sources. MPICH 4.0.2's build never reruns automake
-# (patch ch4-avrm-glue-compiled edits its generated Makefile.in); a developer
+# (patch ch4-address-layer-on-avrm edits its generated Makefile.in); a developer
 # who does must get the same libmpi, so the Makefile.mk files name our
 # sources too. Passes when the .c files the regenerated Makefile.in compiles
 # are exactly those of the patched Makefile.in, ours among them.

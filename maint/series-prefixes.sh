@@ -7,7 +7,7 @@
 # ROMIO's and MPL's subdirectory builds; libavrm linked as in the real
 # build), then an empty program linked against
 # that libmpi (so that a symbol no prefix defines fails). One line per prefix:
-#   PASS 0016-ch4-address-vectors-on-avrm.patch
+#   PASS 0015-groups-on-avrm.patch
 #   FAIL 0013-...: compile (first error line) | link | apply
 # then "N passed, N failed". Logs in $AVRM_PREFIX_DIR (default
 # mpich-build/prefixes/NNNN/). Not part of make check: each prefix is a

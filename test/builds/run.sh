@@ -7,7 +7,7 @@
 #        MPI_Finalize (MPIR_CVAR_MEMDUMP, on by default in such a build) as
 #        "[rank] BYTES at [ADDR], FILE[LINE]". A block allocated by our glue
 #        (FILE ch4_avrm*, ofi_avrm.h, ofi_ondemand*) or by libavrm (it allocates
-#        through MPL in mpir_localproc.c, patch process-node-map-on-avrm: every allocation of
+#        through MPL in mpir_localproc.c, patch ch4-address-layer-on-avrm: every allocation of
 #        that file is libavrm's) is a leak of ours: each distinct FILE[LINE]
 #        counts one failure. Controls: a block the program leaks
 #        (MPI_Alloc_mem) and one libavrm leaks (a searched group never freed)
@@ -23,7 +23,7 @@
 #        MPI tests (their threads test then runs under per-VCI locking: the
 #        glue's UTIL mutex is a real lock, no global critical section), our
 #        comm tests again on 4 VCIs (MPIR_CVAR_CH4_NUM_VCIS=4: communicators
-#        hashed to VCIs, every endpoint's address computed, patch ofi-endpoints-from-the-root-address; in
+#        hashed to VCIs, every endpoint's address computed, patch ch4-address-layer-on-avrm; in
 #        the twonics placement 2 NICs x 4 VNIs, 8 endpoints per process), and
 #        MPICH's comm group and threads (a directory of directories: each
 #        is listed), then threads again on 4 VCIs; the send/put path's

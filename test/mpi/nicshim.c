@@ -19,7 +19,7 @@
  * NICSHIM_PLAIN_RANK=R: the process whose PMI_RANK is R gets no fake NIC
  * (one NIC found: a node with fewer NICs than the others).
  * With "lo" and "eth0" on one host, MPICH then opens one endpoint per NIC
- * per VNI and exchanges all of them (patch ofi-endpoints-from-the-root-address's arithmetic for nic > 0).
+ * per VNI and exchanges all of them (patch ch4-address-layer-on-avrm's arithmetic for nic > 0).
  *
  * Thread safety: fi_getinfo may be called from any thread; the fake NICs
  * are allocated per call and freed by fi_freeinfo (fi_close).

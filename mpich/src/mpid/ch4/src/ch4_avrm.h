@@ -103,14 +103,15 @@ int MPIDIU_comm_map_from_gpids(MPIR_Comm * comm, int size, const uint64_t gpids[
 int MPIDIU_comm_map_node_roots(MPIR_Comm * comm);
 void MPIDIU_comm_release_maps(MPIR_Comm * comm);
 void MPIDIU_comm_local_maps_destroy(void);   /* at finalize, before the context goes */
-int MPIDI_avrm_split_init(void);  /* ch4_avrm_split.c, at MPIDI_avrm_init: pvar, op, type */
+int MPIDI_avrm_split_init(void);  /* ch4_avrm_split.c, at MPID_Init: pvars, op, type */
 
 /* MPI_Intercomm_create (ch4_avrm_intercomm.c): groups of the world cross as
  * rank-map formulas or lists of world ranks; *done 0: MPICH's exchange of
  * process names follows (ch4_comm.c). The remote group's gpid list it
  * returns holds either remote_size gpids or, for a formula,
- * MPIDIU_GPID_FORMULA and two words, which MPIDIU_gpids_formula decodes
- * (1; 0 for a list of gpids). */
+ * MPIDIU_GPID_FORMULA and two words, which MPIDIU_gpids_formula
+ * (ch4_avrm_comm.c, where the list is read) decodes (1; 0 for a list of
+ * gpids). */
 #define MPIDIU_GPID_FORMULA UINT64_MAX  /* no process group has avtid 2^32 - 1 */
 int MPIDIU_intercomm_exchange(MPIR_Comm * local_comm, int local_leader, MPIR_Comm * peer_comm,
                               int remote_leader, int *remote_size, uint64_t ** remote_gpids,

@@ -6,7 +6,7 @@
  * is freed when the last communicator using it is freed) and pgid reuse.
  *
  * Our file, added to the MPICH tree by patches/mpich/series and compiled
- * into libmpi beside ch4_proc.c (patch ch4-avrm-glue-compiled lists it in Makefile.in); it
+ * into libmpi beside ch4_proc.c (patch ch4-address-layer-on-avrm lists it in Makefile.in); it
  * replaces stock's AV tables. Its interface: ch4_avrm.h and ch4_proc.h.
  *
  * Thread safety: writers hold MPIDIU_THREAD_UTIL_MUTEX (see ch4_avrm.h):

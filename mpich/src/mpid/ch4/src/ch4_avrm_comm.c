@@ -2,19 +2,12 @@
  * ch4_avrm_comm.c - communicator rank maps built by libavrm: the walker over
  * MPIR's mappers (comm->mapper_head) that replaces stock ch4i_comm.c's
  * builder, the builtin maps (world, self), maps from gpids (intercomms from
- * lpids), the roots-only-PMI init comm, and release at comm free.
+ * lpids), the roots-only-PMI init comm, and release at comm free. The maps
+ * of MPIR groups are ch4_avrm_group.c's.
  *
  * Our file, added to the MPICH tree by patches/mpich/series and compiled
- * into libmpi beside ch4i_comm.c (patch ch4-avrm-glue-compiled lists it in Makefile.in). Its
- * interface: ch4_avrm.h, ch4i_comm.h (the commit pre-hook) and mpidch4.h
- * (MPID_Rank_map_*).
- *
- * Also the rank maps of MPIR groups (MPID_Rank_map_*, declared in
- * mpidch4.h): built, dup'd and released here, like a communicator's, so that
- * they hold references on their process groups too; and their rank indexes
- * (MPID_Rank_map_index), built once per group under the same lock. They never translate a
- * send: built by libavrm's compact builders (the world minus k ranks is k + 1
- * segments, not a table).
+ * into libmpi beside ch4i_comm.c. Its interface: ch4_avrm.h and ch4i_comm.h
+ * (the commit pre-hook).
  *
  * Which parent map a mapper reads (kept from stock): a mapper from the local
  * group of an intercomm (L2L, L2R) reads its local_map, every other mapper
@@ -22,7 +15,7 @@
  * intercomm's local_map; the remote part (L2R, R2R) an intercomm's map.
  * An intracomm without a mapper comes with its map: MPI_Comm_split's
  * regular forms (ch4_avrm_split.c), MPI_Comm_create and _create_group (its
- * group's map, MPID_Comm_map_from_group).
+ * group's map, MPID_Comm_map_from_group in ch4_avrm_group.c).
  * One DUP mapper -> avrm_map_dup (shared table, O(1)); one IRREGULAR mapper ->
  * avrm_map_build (pattern detection, Table II composition); several mappers
  * (intercomm merge) -> avrm_map_build_multi.
@@ -299,24 +292,15 @@ void MPIDIU_comm_release_maps(MPIR_Comm * comm)
     MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
 }
 
-/* MPI_Comm_create and MPI_Comm_create_group: the new intracommunicator's
- * map is its group's, set before its commit, with no mapper and no mapping
- * array of the group's size: a dup (O(1), a table shared), or, for a
- * group's MSEG map (groups take the compact builders; MSEG is the slow
- * class on the send path), what the plain builder makes of those ranks. */
-int MPID_Comm_map_from_group(MPIR_Comm * comm, MPIR_Group * group)
+/* A gpid list that carries a formula of the world (ch4_avrm.h): its
+ * MPIDIU_GPID_FORMULA marker, then the formula in two words. */
+int MPIDIU_gpids_formula(int size, const uint64_t gpids[], avrm_formula_t * f)
 {
-    avrm_status_t st = AVRM_OK;
-
-    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    memset(&MPIDI_COMM(comm, map), 0, sizeof(avrm_rankmap_t));
-    if (group->map.mode != AVRM_MODE_MSEG)
-        avrm_map_dup(MPIDI_avrm.ctx, &group->map, &MPIDI_COMM(comm, map));
-    else
-        st = avrm_map_build_affine(MPIDI_avrm.ctx, &group->map, 0, 1, (uint32_t) group->size,
-                                   &MPIDI_COMM(comm, map));
-    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    return MPIR_avrm_err(st, "communicator rank map from its group");
+    if (size < 1 || gpids[0] != MPIDIU_GPID_FORMULA)
+        return 0;
+    *f = (avrm_formula_t) {.offset = (int32_t) (gpids[1] >> 32),.stride = (int32_t) gpids[1],
+        .bs = (uint32_t) (gpids[2] >> 32),.size = (uint32_t) gpids[2] };
+    return 1;
 }
 
 /* Remote group of an intercomm known by gpids (avtid << 32 | lpid), or by
@@ -365,99 +349,3 @@ int MPIDIU_comm_map_node_roots(MPIR_Comm * comm)
     MPL_free(roots);
     return mpi_errno;
 }
-
-/* ---- rank maps of MPIR groups (grouputil.c) ---- */
-
-const avrm_rankmap_t *MPID_Comm_rank_map(MPIR_Comm * comm, int remote)
-{
-    if (comm->comm_kind == MPIR_COMM_KIND__INTERCOMM && !remote)
-        return MPIDIU_comm_local_map(comm);
-    return &MPIDI_COMM(comm, map);
-}
-
-/* A new group map takes a reference on each process group of its members. */
-static int group_map_done(avrm_status_t st, avrm_rankmap_t * out, const char *what)
-{
-    if (st == AVRM_OK)
-        MPIDIU_map_ref_groups(out, 1);
-    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    return MPIR_avrm_err(st, what);
-}
-
-int MPID_Rank_map_dup(const avrm_rankmap_t * in, avrm_rankmap_t * out)
-{
-    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    avrm_map_dup(MPIDI_avrm.ctx, in, out);
-    return group_map_done(AVRM_OK, out, "group rank map");
-}
-
-int MPID_Rank_map_build(const avrm_rankmap_t * parent, const int mapping[], int n,
-                        avrm_rankmap_t * out)
-{
-    avrm_rankmap_t world;
-    avrm_status_t st = AVRM_OK;
-    int own_world = 0;          /* world was made here: release it */
-
-    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    if (!parent && !mapping) {  /* the world itself */
-        st = avrm_map_init_group(MPIDI_avrm.ctx, 0, out);
-        return group_map_done(st, out, "world group rank map");
-    }
-    if (!parent) {
-        st = avrm_map_init_group(MPIDI_avrm.ctx, 0, &world);
-        own_world = st == AVRM_OK;
-        parent = &world;
-    }
-    if (st == AVRM_OK)
-        st = avrm_map_build_compact(MPIDI_avrm.ctx, parent, (const int32_t *) mapping,
-                                    (uint32_t) n, out);
-    if (own_world)
-        avrm_map_release(MPIDI_avrm.ctx, &world);
-    return group_map_done(st, out, "group rank map");
-}
-
-int MPID_Rank_map_build_multi(const avrm_rankmap_t * const parents[], int nparents,
-                              const avrm_src_t src[], int n, avrm_rankmap_t * out)
-{
-    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    avrm_status_t st = avrm_map_build_multi_compact(MPIDI_avrm.ctx, parents, (uint32_t) nparents,
-                                                    src, (uint32_t) n, out);
-    return group_map_done(st, out, "group rank map (union)");
-}
-
-/* The references go after the map has been read (see MPIDIU_map_ref_groups). */
-void MPID_Rank_map_release(avrm_rankmap_t * m)
-{
-    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    MPIDIU_map_ref_groups(m, 0);
-    avrm_map_release(MPIDI_avrm.ctx, m);
-    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-}
-
-/* A group's rank index (MPIR_Group_build_index): the first thread to need it
- * builds it under the writers' lock; a thread that raced it there finds it
- * built. Published with a release store: MPIR_Group_index tests it with an
- * acquire load and no lock. */
-int MPID_Rank_map_index(const avrm_rankmap_t * m, avrm_rank_index_t ** idx)
-{
-    avrm_status_t st = AVRM_OK;
-
-    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    if (!__atomic_load_n(idx, __ATOMIC_RELAXED)) {
-        avrm_rank_index_t *built = NULL;
-        st = avrm_rank_index_build(MPIDI_avrm.ctx, m, &built);
-        __atomic_store_n(idx, built, __ATOMIC_RELEASE);
-    }
-    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    return MPIR_avrm_err(st, "group rank index");
-}
-
-void MPID_Rank_map_index_free(avrm_rank_index_t * idx)
-{
-    if (!idx)
-        return;
-    MPID_THREAD_CS_ENTER(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-    avrm_rank_index_free(MPIDI_avrm.ctx, idx);
-    MPID_THREAD_CS_EXIT(VCI, MPIDIU_THREAD_UTIL_MUTEX);
-}
-

@@ -4,7 +4,7 @@
  * and the world AV are created by MPIDIU_avt_init, ch4_avrm_av.c.)
  *
  * Our file, added to the MPICH tree by patches/mpich/series and compiled
- * into libmpi beside ch4_init.c (patch ch4-avrm-glue-compiled lists it in MPICH's generated
+ * into libmpi beside ch4_init.c (patch ch4-address-layer-on-avrm lists it in MPICH's generated
  * Makefile.in; doc/design.md "How our code enters MPICH"). Its interface:
  * ch4_avrm_init.h (MPIDI_avrm_init, MPIDI_avrm_finalize, for ch4_init.c).
  *
@@ -275,7 +275,7 @@ static void MPIDI_avrm_register_pvars(void)
 int MPIDI_avrm_init(void)
 {
     MPIDI_avrm_register_pvars();
-    return MPIDI_avrm_split_init();
+    return MPI_SUCCESS;
 }
 
 /* The report (world rank 0, MPIR_CVAR_AVRM_REPORT), then the intercomm

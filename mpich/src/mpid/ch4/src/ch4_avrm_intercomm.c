@@ -37,7 +37,6 @@
 #include <limits.h>
 #include "mpidimpl.h"
 #include "ch4_avrm.h"
-#include "ch4i_comm.h"
 #include "mpir_avrm_errno.h"
 
 /* the leaders' hello, ints */
@@ -67,15 +66,6 @@ static void formula_from_ints(const int *w, avrm_formula_t * f)
 {
     *f = (avrm_formula_t) {.offset = w[0],.stride = w[1],.bs = (uint32_t) w[2],
         .size = (uint32_t) w[3] };
-}
-
-int MPIDIU_gpids_formula(int size, const uint64_t gpids[], avrm_formula_t * f)
-{
-    if (size < 1 || gpids[0] != MPIDIU_GPID_FORMULA)
-        return 0;
-    *f = (avrm_formula_t) {.offset = (int32_t) (gpids[1] >> 32),.stride = (int32_t) gpids[1],
-        .bs = (uint32_t) (gpids[2] >> 32),.size = (uint32_t) gpids[2] };
-    return 1;
 }
 
 /* The gpid list of MPID_Intercomm_exchange_map for a remote formula. */
