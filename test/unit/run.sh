@@ -2,8 +2,9 @@
 # run.sh BUILDDIR - build and run every core unit test: the plain tests, the
 # same tests under ASan/UBSan/LSan, the thread-safety rule under TSan
 # (test/unit/tsan.sh, a few seconds), a short libFuzzer run (clang;
-# AVRM_FUZZ_SECONDS, default 20) and the assertion lint of our MPICH-side
-# code (test/lint/asserts.sh). A sanitizer or fuzz build that fails is a
+# AVRM_FUZZ_SECONDS, default 20), the assertion lint of our MPICH-side
+# code (test/lint/asserts.sh) and the one-way dependencies of its files
+# (test/lint/glue-deps.sh, on the default build's objects). A sanitizer or fuzz build that fails is a
 # failure (maint/install-deps.sh installs clang and its runtimes).
 # Seeds are fixed and printed: AVRM_SEED (test_random's seeded part, default
 # 12345; "random" picks one from the clock) and AVRM_FUZZ_SEED (libFuzzer's
@@ -103,6 +104,9 @@ run_script lint/asserts "$top/test/lint/asserts.sh"
 run_script lint/results-fresh "$top/test/lint/results-fresh.sh"
 # the benchmark driver's table: every step runs (dry), every make target is a step
 run_script lint/bench-steps "$top/test/lint/bench-steps.sh"
+# our MPICH-side files depend on each other one way, read from the objects
+# of the default build (test/lint/glue-deps.sh; make check builds it first)
+run_script lint/glue-deps "$top/test/lint/glue-deps.sh" "$(pwd)/mpich-build/mpich-patched-obj"
 rm -f "$log"
 if [ "$skipped" -gt 0 ]; then echo "skipped: $skipped (listed above;$skipwhat)"; else echo "skipped: 0"; fi
 echo "$pass passed, $fail failed"

@@ -9,7 +9,8 @@
  * Files, by role (after UCX's ucp/wireup):
  *   ofi_ondemand_init.c     the provider rule, MPI_Init's publication, the
  *                           NICs of a peer's block, CVAR, pvars, report
- *   ofi_ondemand_names.c    PMI keys and values of endpoint names
+ *   ofi_ondemand_names.c    PMI keys and values of endpoint names, and
+ *                           the state, MPIDI_OFI_ondemand
  *   ofi_ondemand_log.c      the first-contact log a domain per VNI replays
  *   ofi_ondemand_resolve.c  first contact and the spawn paths' dynamic peers
  * The hot path's side (the pending test) is ofi_avrm.h.

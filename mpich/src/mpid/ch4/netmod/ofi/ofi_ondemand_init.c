@@ -67,8 +67,6 @@ cvars:
 === END_MPI_T_CVAR_INFO_BLOCK ===
 */
 
-MPIDI_OFI_ondemand_t MPIDI_OFI_ondemand = { .block_nics = 1 };
-
 /* Whether a receive posted for one source is safe from the message of a
  * sender this process has not inserted. MPICH 4.0.2 matches a receive's
  * source by address alone (FI_DIRECTED_RECV; the sender's rank travels in

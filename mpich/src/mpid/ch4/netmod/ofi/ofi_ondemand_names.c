@@ -9,6 +9,11 @@
 #include "ch4_avrm.h"
 #include "ofi_ondemand.h"
 
+/* The on-demand state (ofi_ondemand.h), here in the file every other role
+ * calls and that calls none of them, so the four files depend one way:
+ * init on resolve, log and names; resolve on log and names; log on names. */
+MPIDI_OFI_ondemand_t MPIDI_OFI_ondemand = { .block_nics = 1 };
+
 static void hex_encode(const unsigned char *in, size_t n, char *out)
 {
     static const char digits[] = "0123456789abcdef";
