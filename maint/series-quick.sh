@@ -85,9 +85,12 @@ while read -r e a b; do
         { awk 'NR == FNR { changed[$1] = 1; next } !($2 in changed) { print $1 }' \
               "$work/changed" "$work/stock.defs"
           cat "$work/core.defs"
-          for o in "$work"/o/*.o; do nm --defined-only -g "$o" | awk 'NF == 3 { print $3 }'; done
+          for o in "$work"/o/*.o; do
+              [ -f "$o" ] && nm --defined-only -g "$o" | awk 'NF == 3 { print $3 }'
+          done
         } | sort -u > "$work/defs"
         und=$(for o in "$work"/o/*.o; do
+                  [ -f "$o" ] || continue
                   nm -u "$o" | awk -v o="$(basename "$o" .o)" '{ print $NF, o }'
               done | grep -E '^(P?MPI|MPIR_|MPII_|MPID|MPIU_|avrm_)' | sort -u -k1,1 |
               awk 'NR == FNR { d[$1] = 1; next } !($1 in d)' "$work/defs" - | head -3 | tr '\n' ' ')
