@@ -2,9 +2,10 @@
 # The quick check of every prefix of the patch series: minutes, not the
 # hours of maint/series-prefixes.sh (a configure and a build per prefix).
 #   series-quick.sh [FIRST [LAST]]     (patch numbers, default every patch)
-# Applies the series entry by entry to one scratch tree of the release; at
-# each patch k in FIRST..LAST it compiles (-O0 -c) our added files and every
-# .c file a patch up to k changed, with the compile line of the configured
+# Advances one scratch tree of the release with maint/apply-patches.sh on
+# the series cut after each patch k in FIRST..LAST; at each it compiles
+# (-O0 -c) our added files, every .c file a patch up to k changed and the
+# CVAR table, with the compile line of the configured
 # default build (mpich-build/mpich-patched-obj: its generated headers stand
 # in for the prefix's own), then looks for the link: a symbol of MPICH or
 # libavrm (MPI*, MPIR_*, MPII_*, MPID*, MPIU_*, avrm_*) that those objects
@@ -45,30 +46,27 @@ flags=$(cd "$obj" && make -n -W "$src/src/mpid/ch4/src/ch4_avrm_comm.c" \
     nm --defined-only -g "$o" 2>/dev/null | awk -v s="$s" 'NF == 3 { print $3, s }'
 done) > "$work/stock.defs"
 nm --defined-only -g "$top/libavrm_pic.a" 2>/dev/null | awk 'NF == 3 { print $3 }' > "$work/core.defs"
-cvar_decl='.*- name *: *MPIR_CVAR_'
-files=""; pass=0; fail=0; cvars=no
-while read -r e a b; do
-    case "$e" in ''|'#'*) continue ;; esac
-    if [ "$e" = add ]; then
-        mkdir -p "$(dirname "$tree/$b")"; cp "$top/$a" "$tree/$b"
-        case "$b" in *.c) files="$files $b" ;; esac
-        grep -q "$cvar_decl" "$top/$a" && cvars=yes
-        continue
-    fi
-    patch -d "$tree" -p1 -s -f --no-backup-if-mismatch < "$pdir/$e" > "$work/apply.log" 2>&1 ||
-        { echo "FAIL $e: apply ($(head -1 "$work/apply.log"))"; fail=$((fail + 1)); break; }
-    grep -q "^+$cvar_decl" "$pdir/$e" && cvars=yes
-    files="$files $(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$pdir/$e")"
+# the tree is advanced by maint/apply-patches.sh itself (it copies the adds,
+# applies what is not applied yet and regenerates the CVAR tables when an
+# entry brings a CVAR block), on the series cut after each patch
+repo=$work/repo; mkdir -p "$repo/patches/mpich" "$repo/maint"
+cp "$pdir"/*.patch "$repo/patches/mpich/"
+cp "$top/maint/apply-patches.sh" "$repo/maint/"
+ln -s "$top/mpich" "$repo/mpich"
+pass=0; fail=0
+for e in $(awk '$1 ~ /^[0-9]+-.*\.patch$/ { print $1 }' "$pdir/series"); do
     n=$(echo "$e" | cut -c1-4)
     [ "$n" -lt "$first" ] && continue
     [ "$n" -gt "$last" ] && break
-    if [ $cvars = yes ]; then
-        (cd "$tree" && perl -I maint/local_perl/lib maint/extractcvars \
-            --dirs="src/mpi src/mpi_t src/nameserv src/util src/binding src/include src/mpid src/pmi" \
-            --header=src/include/mpir_cvars.h --c-file=src/util/mpir_cvars.c \
-            --readme-file=README.envvar >/dev/null 2>&1)
-        files="$files src/util/mpir_cvars.c"; cvars=no
-    fi
+    awk -v k="$n" '{ print } $1 ~ /\.patch$/ && substr($1, 1, 4) == k { exit }' "$pdir/series" \
+        > "$repo/patches/mpich/series"
+    "$repo/maint/apply-patches.sh" "$tree" > "$work/apply.log" 2>&1 ||
+        { echo "FAIL $e: apply ($(tail -1 "$work/apply.log"))"; fail=$((fail + 1)); break; }
+    # our added .c files, every .c file a patch so far changed, the CVAR table
+    files="$(awk '$1 == "add" && $3 ~ /\.c$/ { print $3 }' "$repo/patches/mpich/series")
+$(awk '$1 ~ /\.patch$/ { print $1 }' "$repo/patches/mpich/series" | while read -r q; do
+        sed -n 's|^+++ b/\(.*\.c\)$|\1|p' "$pdir/$q"; done)
+src/util/mpir_cvars.c"
     rm -f "$work"/o/*.o; verdict=""; : > "$work/changed"
     for f in $(echo $files | tr ' ' '\n' | sort -u); do
         # not in the default build: their stock objects' definitions stand
