@@ -1,7 +1,7 @@
 #!/bin/sh
 # make check-autogen: MPICH's autogen.sh (-quick) run on a copy of the
 # patched tree keeps our sources. MPICH 4.0.2's build never reruns automake
-# (patch ch4-address-layer-on-avrm edits its generated Makefile.in); a developer
+# (our patches edit its generated Makefile.in); a developer
 # who does must get the same libmpi, so the Makefile.mk files name our
 # sources too. Passes when the .c files the regenerated Makefile.in compiles
 # are exactly those of the patched Makefile.in, ours among them.
@@ -22,7 +22,7 @@ import re, sys
 def sources(path):
     return set(re.findall(r'\bsrc/[A-Za-z0-9_/.-]+\.c\b', open(path).read()))
 a, b = sources(sys.argv[1]), sources(sys.argv[2])
-ours = sorted(s for s in a if re.search(r'/(ch4_avrm_[a-z_]+|ofi_ondemand_[a-z]+)\.c$', s))
+ours = sorted(s for s in a if re.search(r'/(ch4_avrm_[a-z_]+|ofi_ondemand_[a-z]+|mpir_avrm_[a-z]+|group_avrm)\.c$', s))
 print("ours", len(ours), " ".join(ours))
 print(" ".join(["only-patched"] + sorted(a - b)))
 print(" ".join(["only-regenerated"] + sorted(b - a)))

@@ -7,7 +7,7 @@
 #        MPI_Finalize (MPIR_CVAR_MEMDUMP, on by default in such a build) as
 #        "[rank] BYTES at [ADDR], FILE[LINE]". A block allocated by our glue
 #        (FILE ch4_avrm*, ofi_avrm.h, ofi_ondemand*) or by libavrm (it allocates
-#        through MPL in mpir_localproc.c, patch ch4-address-layer-on-avrm: every allocation of
+#        through MPL in mpir_avrm_hier.c, patch mpir-node-hierarchy-on-avrm: every allocation of
 #        that file is libavrm's) is a leak of ours: each distinct FILE[LINE]
 #        counts one failure. Controls: a block the program leaks
 #        (MPI_Alloc_mem) and one libavrm leaks (a searched group never freed)
@@ -173,8 +173,8 @@ if [ "$flavor" = debug ]; then
     # a block the program never frees (MPI_Alloc_mem) must show in the dump,
     # or the dump is not working and no leak could be seen
     control leak_control 2 ok '\[[0-9]+\] [0-9]+ at \[' "a block left on purpose, in the memory dump"
-    # blocks of ours: the glue's files and libavrm's allocator (mpir_localproc.c)
-    ours_re='ch4_avrm|ofi_avrm\.h|ofi_ondemand|mpir_localproc\.c'
+    # blocks of ours: the glue's files and libavrm's allocator (mpir_avrm_hier.c)
+    ours_re='ch4_avrm|ofi_avrm\.h|ofi_ondemand|mpir_avrm_hier\.c'
     # a libavrm block left on purpose must be counted as ours
     control leak_control_avrm 4 ok "\\[[0-9]+\\] [0-9]+ at \\[[^]]*\\], *[^ ]*($ours_re)" \
         "a libavrm block left on purpose (a group's rank index), in the memory dump as ours"

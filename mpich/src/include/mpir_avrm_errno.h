@@ -1,8 +1,8 @@
 /*
  * mpir_avrm_errno.h - the MPI error code of a libavrm status, for the
  * files that call libavrm's writers: CH4's glue (ch4_avrm_av.c,
- * ch4_avrm_comm.c) and the node hierarchy of communicators
- * (src/util/mpir_localproc.c).
+ * ch4_avrm_comm.c) and the node hierarchies (src/util/mpir_avrm_hier.c,
+ * src/util/mpir_pmi.c).
  *
  * Classes: MPI_ERR_NO_MEM only when an allocation failed; MPI_ERR_OTHER for
  * a documented limit of libavrm (the message names it and the object);

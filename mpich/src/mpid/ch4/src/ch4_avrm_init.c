@@ -1,7 +1,8 @@
 /*
- * ch4_avrm_init.c - AV-Rankmap glue: the CVARs of the address layer, its
- * MPI_T performance variables and the finalize report. (The libavrm context
- * and the world AV are created by MPIDIU_avt_init, ch4_avrm_av.c.)
+ * ch4_avrm_init.c - AV-Rankmap glue: the CH4 CVARs of the address layer
+ * (their category and the allocation-failure CVAR are mpir_avrm_hier.c's),
+ * its MPI_T performance variables and the finalize report. (The libavrm
+ * context and the world AV are created by MPIDIU_avt_init, ch4_avrm_av.c.)
  *
  * Our file, added to the MPICH tree by patches/mpich/series and compiled
  * into libmpi beside ch4_init.c (patch ch4-address-layer-on-avrm lists it in MPICH's generated
@@ -20,10 +21,6 @@
 
 /*
 === BEGIN_MPI_T_CVAR_INFO_BLOCK ===
-
-categories:
-    - name        : CH4_AVRM
-      description : cvars of the AV-Rankmap address layer (compact address vectors, rank maps)
 
 cvars:
     - name        : MPIR_CVAR_AVRM_REPORT
@@ -70,19 +67,6 @@ cvars:
         from the process index (libfabric FI_AV_TABLE in lpid order).
         On-demand addressing (MPIR_CVAR_AVRM_ON_DEMAND_AV) takes precedence:
         it stores a word for each contacted peer only; the report says so.
-
-    - name        : MPIR_CVAR_AVRM_FAIL_ALLOC
-      category    : CH4_AVRM
-      type        : int
-      default     : 0
-      class       : none
-      verbosity   : MPI_T_VERBOSITY_MPIDEV_DETAIL
-      scope       : MPI_T_SCOPE_LOCAL
-      description : >-
-        Testing aid: N > 0 makes the Nth memory allocation of the address
-        layer (rank maps, indexes, node hierarchies) after the CVAR is set
-        fail once, as if the system were out of memory; 0 (default) never.
-        Tests set it with MPI_T_cvar_write just before the call under test.
 
 === END_MPI_T_CVAR_INFO_BLOCK ===
 */
