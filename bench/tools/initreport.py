@@ -85,7 +85,7 @@ def vci_init(out, secs, nps, configs, load0):
                   "stock constant"], table),
         "",
         "Stock's per-VCI `MPIDI_av_entry_t` is `fi_addr_t dest[8][64]` + int per peer (4104 B); ours keeps "
-        "one 8-byte word and computes the other endpoints' fi_addrs (patch ofi-endpoints-from-the-root-address). What grows with the "
+        "one 8-byte word and computes the other endpoints' fi_addrs (patch ch4-address-layer-on-avrm, `MPIDI_OFI_endpoint_addr` in ofi_avrm.h). What grows with the "
         "endpoints in both is libfabric's: each of E contexts' FI_AV_TABLEs holds all E endpoints of "
         "every peer. Three process counts on 2 CPUs: slopes move by tens of bytes between runs. "
         "Files: `NxV/heap.csv`, `NxV/slopes.csv`.",
