@@ -14,6 +14,16 @@
 # configure and a libmpi build (ccache serves what an earlier prefix
 # compiled with the same headers; a header most files include, changed,
 # recompiles them all: 10-20 minutes on 2 cores).
+# AVRM_PREFIX_INCREMENTAL=1: one tree and one build directory for the whole
+# range ($AVRM_PREFIX_DIR/inc): the release with the entries up to FIRST,
+# configured once, then advanced entry by entry with apply-patches.sh (new
+# mtimes: make rebuilds what a patch touched and what includes it, and
+# regenerates a Makefile whose Makefile.in a patch changed) and built and
+# link-checked at each patch, as a developer bisecting would: minutes per
+# prefix instead of a configure and a build from scratch. What it cannot
+# see: a file an earlier prefix generated that a later one no longer would
+# (the series generates only the CVAR tables, regenerated at every CVAR
+# change).
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 pdir=$top/patches/mpich
@@ -31,28 +41,51 @@ export PKG_CONFIG_PATH=$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 pass=0 fail=0
 # the entries up to and including patch $1, as a series file
 prefix_series() { awk -v k="$1" '{ print } $1 ~ /\.patch$/ && substr($1, 1, 4) == k { exit }' "$pdir/series"; }
+inc=${AVRM_PREFIX_INCREMENTAL:-0}
+configured=no
+# configure tree $1 in build directory $2 with the default build's options
+configure_in() {
+    (cd "$2" && CC="ccache gcc" CCACHE_BASEDIR=$3 CCACHE_NOHASHDIR=1 "$1/configure" \
+        --with-device=ch4:ofi --with-libfabric=/usr --with-hwloc=/usr --disable-fortran \
+        --disable-cxx --with-datatype-engine=dataloop --enable-romio --disable-doc \
+        --enable-g=none --enable-fast=O2 \
+        MPICHLIB_CPPFLAGS="-I$top/include" > configure.log 2>&1)
+}
 for p in $(awk '$1 ~ /^[0-9]+-.*\.patch$/ { print $1 }' "$pdir/series"); do
     n=$(echo "$p" | cut -c1-4)
     [ "$n" -lt "$first" ] || [ "$n" -gt "$last" ] && continue
-    d=$out/$n; rm -rf "$d"; mkdir -p "$d/src" "$d/obj"
-    tar -xf "$tarball" -C "$d/src" --strip-components=1
+    if [ "$inc" = 1 ]; then
+        d=$out/inc
+        if [ $configured = no ]; then
+            rm -rf "$d"; mkdir -p "$d/src" "$d/obj"
+            tar -xf "$tarball" -C "$d/src" --strip-components=1
+        fi
+    else
+        d=$out/$n; rm -rf "$d"; mkdir -p "$d/src" "$d/obj"
+        tar -xf "$tarball" -C "$d/src" --strip-components=1
+    fi
     # apply-patches.sh on a scratch copy of the series cut after $p
     mkdir -p "$d/repo/patches/mpich" "$d/repo/maint"
     prefix_series "$n" > "$d/repo/patches/mpich/series"
     cp "$pdir"/*.patch "$d/repo/patches/mpich/"
     cp "$top/maint/apply-patches.sh" "$d/repo/maint/"
-    ln -s "$top/mpich" "$d/repo/mpich"
+    ln -sfn "$top/mpich" "$d/repo/mpich"
     if ! "$d/repo/maint/apply-patches.sh" "$d/src" > "$d/apply.log" 2>&1; then
-        echo "FAIL $p: apply ($(tail -1 "$d/apply.log"))"; fail=$((fail + 1)); continue
+        echo "FAIL $p: apply ($(tail -1 "$d/apply.log"))"; fail=$((fail + 1))
+        [ "$inc" = 1 ] && break
+        continue
     fi
-    (cd "$d/obj" && CC="ccache gcc" CCACHE_BASEDIR=$d CCACHE_NOHASHDIR=1 "$d/src/configure" \
-        --with-device=ch4:ofi --with-libfabric=/usr --with-hwloc=/usr --disable-fortran \
-        --disable-cxx --with-datatype-engine=dataloop --enable-romio --disable-doc \
-        --enable-g=none --enable-fast=O2 \
-        MPICHLIB_CPPFLAGS="-I$top/include" > configure.log 2>&1) ||
-        { echo "FAIL $p: configure"; fail=$((fail + 1)); continue; }
+    if [ "$inc" = 0 ] || [ $configured = no ]; then
+        configure_in "$d/src" "$d/obj" "$d" || {
+            echo "FAIL $p: configure"; fail=$((fail + 1))
+            [ "$inc" = 1 ] && break
+            continue
+        }
+        configured=yes
+    fi
     # a shared library links with undefined symbols: an executable linked
     # against it does not (a hook calling glue that no prefix compiles)
+    rm -f "$d/obj/link-check"
     if (cd "$d/obj" && CCACHE_BASEDIR=$d CCACHE_NOHASHDIR=1 make -j"$(nproc)" LIBS="$core" \
             > make.log 2>&1 &&
             echo 'int main(void) { return 0; }' | cc -x c - -o link-check -Llib/.libs -lmpi >> make.log 2>&1); then
@@ -63,6 +96,7 @@ for p in $(awk '$1 ~ /^[0-9]+-.*\.patch$/ { print $1 }' "$pdir/series"); do
     else
         echo "FAIL $p: compile ($(grep -m1 'error' "$d/obj/make.log" | cut -c1-200))"; fail=$((fail + 1))
     fi
+    [ "$inc" = 1 ] && cp "$d/obj/make.log" "$d/make-$n.log"
 done
 echo "$pass passed, $fail failed"
 [ "$fail" -eq 0 ]
