@@ -39,8 +39,6 @@ syspc=$(pkg-config --variable=pcfiledir libfabric 2>/dev/null)/libfabric.pc
 [ -f "$syspc" ] && sed 's/^Libs.private:.*/Libs.private:/' "$syspc" > "$pcdir/libfabric.pc"
 export PKG_CONFIG_PATH=$pcdir${PKG_CONFIG_PATH:+:$PKG_CONFIG_PATH}
 pass=0 fail=0
-# the entries up to and including patch $1, as a series file
-prefix_series() { awk -v k="$1" '{ print } $1 ~ /\.patch$/ && substr($1, 1, 4) == k { exit }' "$pdir/series"; }
 inc=${AVRM_PREFIX_INCREMENTAL:-0}
 configured=no
 # configure tree $1 in build directory $2 with the default build's options
@@ -54,23 +52,14 @@ configure_in() {
 for p in $(awk '$1 ~ /^[0-9]+-.*\.patch$/ { print $1 }' "$pdir/series"); do
     n=$(echo "$p" | cut -c1-4)
     [ "$n" -lt "$first" ] || [ "$n" -gt "$last" ] && continue
-    if [ "$inc" = 1 ]; then
-        d=$out/inc
-        if [ $configured = no ]; then
-            rm -rf "$d"; mkdir -p "$d/src" "$d/obj"
-            tar -xf "$tarball" -C "$d/src" --strip-components=1
-        fi
-    else
-        d=$out/$n; rm -rf "$d"; mkdir -p "$d/src" "$d/obj"
+    if [ "$inc" = 1 ]; then d=$out/inc; else d=$out/$n; fi
+    if [ "$inc" = 0 ] || [ $configured = no ]; then
+        rm -rf "$d"; mkdir -p "$d/src" "$d/obj"
         tar -xf "$tarball" -C "$d/src" --strip-components=1
     fi
     # apply-patches.sh on a scratch copy of the series cut after $p
-    mkdir -p "$d/repo/patches/mpich" "$d/repo/maint"
-    prefix_series "$n" > "$d/repo/patches/mpich/series"
-    cp "$pdir"/*.patch "$d/repo/patches/mpich/"
-    cp "$top/maint/apply-patches.sh" "$d/repo/maint/"
-    ln -sfn "$top/mpich" "$d/repo/mpich"
-    if ! "$d/repo/maint/apply-patches.sh" "$d/src" > "$d/apply.log" 2>&1; then
+    if ! { "$top/maint/series-cut.sh" "$d/repo" "$n" &&
+           "$d/repo/maint/apply-patches.sh" "$d/src" > "$d/apply.log" 2>&1; }; then
         echo "FAIL $p: apply ($(tail -1 "$d/apply.log"))"; fail=$((fail + 1))
         [ "$inc" = 1 ] && break
         continue

@@ -49,18 +49,15 @@ nm --defined-only -g "$top/libavrm_pic.a" 2>/dev/null | awk 'NF == 3 { print $3 
 # the tree is advanced by maint/apply-patches.sh itself (it copies the adds,
 # applies what is not applied yet and regenerates the CVAR tables when an
 # entry brings a CVAR block), on the series cut after each patch
-repo=$work/repo; mkdir -p "$repo/patches/mpich" "$repo/maint"
-cp "$pdir"/*.patch "$repo/patches/mpich/"
-cp "$top/maint/apply-patches.sh" "$repo/maint/"
-ln -s "$top/mpich" "$repo/mpich"
+# (maint/series-cut.sh)
+repo=$work/repo
 pass=0; fail=0
 for e in $(awk '$1 ~ /^[0-9]+-.*\.patch$/ { print $1 }' "$pdir/series"); do
     n=$(echo "$e" | cut -c1-4)
     [ "$n" -lt "$first" ] && continue
     [ "$n" -gt "$last" ] && break
-    awk -v k="$n" '{ print } $1 ~ /\.patch$/ && substr($1, 1, 4) == k { exit }' "$pdir/series" \
-        > "$repo/patches/mpich/series"
-    "$repo/maint/apply-patches.sh" "$tree" > "$work/apply.log" 2>&1 ||
+    "$top/maint/series-cut.sh" "$repo" "$n" &&
+        "$repo/maint/apply-patches.sh" "$tree" > "$work/apply.log" 2>&1 ||
         { echo "FAIL $e: apply ($(tail -1 "$work/apply.log"))"; fail=$((fail + 1)); break; }
     # our added .c files, every .c file a patch so far changed, the CVAR table
     files="$(awk '$1 == "add" && $3 ~ /\.c$/ { print $3 }' "$repo/patches/mpich/series")
